@@ -1,0 +1,19 @@
+"""eller_stream: infinite perfect mazes, one row at a time.
+
+A maze row is a ``numpy.uint8`` array of shape ``(width,)``; a grid is
+``(height, width)``, indexed ``[y, x]``.  Each cell holds passage flags:
+``EAST = 1`` (open to the right) and ``SOUTH = 2`` (open downward).
+
+>>> import eller_stream as es
+>>> s = es.EllerStream(width=8, seed=1)
+>>> rows = s.take(3)
+>>> last = s.finish()
+>>> rows.shape, last.shape
+((3, 8), (8,))
+"""
+
+from ._kernels import EAST, SOUTH
+from .stream import EllerStream, count_passages, eller
+
+__all__ = ["EAST", "SOUTH", "EllerStream", "count_passages", "eller"]
+__version__ = "0.1.0"

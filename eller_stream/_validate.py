@@ -1,0 +1,60 @@
+"""Argument checks shared by the public functions.
+
+Each check names the argument in its message, raises ``TypeError`` for a
+value of the wrong kind and ``ValueError`` for one out of range.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import secrets
+
+import numpy as np
+
+SEED_LIMIT = 2**64
+MAX_WIDTH = 2**31 - 2
+
+
+def check_int(name: str, value: object, low: int, high: int | None = None) -> int:
+    """Return ``value`` as an int in ``[low, high]``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r}")
+    result = int(value)
+    if result < low or (high is not None and result > high):
+        bound = f"at least {low}" if high is None else f"in [{low}, {high}]"
+        raise ValueError(f"{name} must be {bound}, got {result}")
+    return result
+
+
+def check_probability(name: str, value: object) -> float:
+    """Return ``value`` as a float in ``[0, 1]``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number in [0, 1], got {type(value).__name__}: {value!r}")
+    result = float(value)
+    if math.isnan(result) or not 0.0 <= result <= 1.0:
+        raise ValueError(f"{name} must be in [0, 1], got {result!r}")
+    return result
+
+
+def check_seed(seed: object) -> int:
+    """Return a seed in ``[0, 2**64)``; ``None`` draws one from OS entropy."""
+    if seed is None:
+        return secrets.randbits(64)
+    return check_int("seed", seed, 0, SEED_LIMIT - 1)
+
+
+def check_width(width: object) -> int:
+    return check_int("width", width, 1, MAX_WIDTH)
+
+
+def check_grid_buffer(name: str, out: object, shape: tuple[int, ...]) -> None:
+    """``out`` must be a writeable, C-contiguous uint8 array of ``shape``."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{name} must be a numpy array, got {type(out).__name__}")
+    if out.dtype != np.uint8:
+        raise TypeError(f"{name} must have dtype uint8, got {out.dtype}")
+    if out.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}, got {out.shape}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(f"{name} must be C-contiguous and writeable")

@@ -1,0 +1,191 @@
+"""Slow, obvious oracles the tests compare the fast code against.
+
+Nothing here imports eller_stream: these functions read grids in the row
+format (EAST = 1, SOUTH = 2) with plain Python loops.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+EAST = 1
+SOUTH = 2
+
+
+def edges(grid: np.ndarray) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Every open passage as a pair of (y, x) cells."""
+    h, w = grid.shape
+    out = []
+    for y in range(h):
+        for x in range(w):
+            v = int(grid[y, x])
+            if v & EAST:
+                out.append(((y, x), (y, x + 1)))
+            if v & SOUTH:
+                out.append(((y, x), (y + 1, x)))
+    return out
+
+
+def perfect_problems(grid: np.ndarray) -> list[str]:
+    """What keeps ``grid`` from being a perfect maze (empty list: perfect).
+
+    Union-find over the whole grid: a spanning tree has exactly h*w - 1
+    passages, none leaving the grid, and none closing a loop.
+    """
+    grid = np.asarray(grid)
+    problems = []
+    if grid.dtype != np.uint8 or grid.ndim != 2:
+        return [f"not a 2-d uint8 grid: {grid.dtype} {grid.shape}"]
+    h, w = grid.shape
+    parent = list(range(h * w))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    if int(grid.max(initial=0)) > 3:
+        problems.append("unknown flag bits")
+    n = 0
+    for (y0, x0), (y1, x1) in edges(grid):
+        if y1 >= h or x1 >= w:
+            problems.append(f"passage out of the grid at {(y0, x0)}")
+            continue
+        a, b = find(y0 * w + x0), find(y1 * w + x1)
+        if a == b:
+            problems.append(f"loop closed by {(y0, x0)}-{(y1, x1)}")
+        parent[a] = b
+        n += 1
+    if n != h * w - 1:
+        problems.append(f"{n} passages, a spanning tree has {h * w - 1}")
+    return problems
+
+
+def neighbours(grid: np.ndarray, y: int, x: int) -> list[tuple[int, int]]:
+    h, w = grid.shape
+    out = []
+    if grid[y, x] & EAST and x + 1 < w:
+        out.append((y, x + 1))
+    if grid[y, x] & SOUTH and y + 1 < h:
+        out.append((y + 1, x))
+    if x > 0 and grid[y, x - 1] & EAST:
+        out.append((y, x - 1))
+    if y > 0 and grid[y - 1, x] & SOUTH:
+        out.append((y - 1, x))
+    return out
+
+
+def bfs_path(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> list[tuple[int, int]]:
+    """Shortest path from start to end by plain breadth-first search."""
+    prev = {start: start}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        if cell == end:
+            break
+        for nb in neighbours(grid, *cell):
+            if nb not in prev:
+                prev[nb] = cell
+                queue.append(nb)
+    if end not in prev:
+        return []
+    path = [end]
+    while path[-1] != start:
+        path.append(prev[path[-1]])
+    return path[::-1]
+
+
+# ---------------------------------------------------------------------------
+# The reference stream: Eller's algorithm written the plain way (set labels,
+# relabelling by scanning the row), with its own SplitMix64.  The fast kernel
+# must give the same rows, byte for byte.
+# ---------------------------------------------------------------------------
+
+MASK64 = 2**64 - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def seed_key(seed: int) -> int:
+    return mix64(mix64((seed + GOLDEN) & MASK64) ^ 0x656C6C6572)
+
+
+def eller_reference(width: int, height: int, seed: int, horizontal: float, vertical: float) -> np.ndarray:
+    """``height`` streamed rows (no closing row) of the documented stream.
+
+    Cell number ``i`` (row-major, from 0) draws ``bits = mix64(key + i*GOLDEN)``;
+    its east wall opens when the low 32 bits are below ``horizontal * 2**32``
+    and the two cells are in different sets; its south wall stays open when
+    the high 32 bits are below ``vertical * 2**32`` or when no other cell of
+    its set (counting the cells to its right and those to its left that kept
+    their south wall open) can carry the set down.
+    """
+    key = seed_key(seed)
+    join_below = round(horizontal * 2**32)
+    open_below = round(vertical * 2**32)
+    label = list(range(width))
+    grid = np.zeros((height, width), np.uint8)
+    i = 0
+    for y in range(height):
+        bits = []
+        for _ in range(width):
+            bits.append(mix64((key + i * GOLDEN) & MASK64))
+            i += 1
+        # east walls, left to right, relabelling the whole row on each join
+        for x in range(width - 1):
+            if label[x] != label[x + 1] and (bits[x] & 0xFFFFFFFF) < join_below:
+                grid[y, x] |= EAST
+                old = label[x + 1]
+                label = [label[x] if v == old else v for v in label]
+        # south walls: x may close if its set has a cell further right, or a
+        # cell further left that stayed open
+        opened_sets = set()
+        for x in range(width):
+            has_later = any(label[z] == label[x] for z in range(x + 1, width))
+            can_close = has_later or label[x] in opened_sets
+            if can_close and (bits[x] >> 32) >= open_below:
+                continue
+            grid[y, x] |= SOUTH
+            opened_sets.add(label[x])
+        # next row: open cells keep their set, closed cells get a new one
+        fresh = max(label) + 1
+        new = []
+        for x in range(width):
+            if grid[y, x] & SOUTH:
+                new.append(label[x])
+            else:
+                new.append(fresh)
+                fresh += 1
+        label = new
+    return grid
+
+
+def closing_row_reference(labels_grid_rows: np.ndarray, width: int) -> np.ndarray:
+    """The closing row after ``labels_grid_rows``: join every pair of neighbours
+    not yet connected (connectivity taken from the rows above by union-find)."""
+    h = labels_grid_rows.shape[0]
+    parent = list(range((h + 1) * width))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for (y0, x0), (y1, x1) in edges(labels_grid_rows):
+        parent[find(y0 * width + x0)] = find(y1 * width + x1)
+    row = np.zeros(width, np.uint8)
+    for x in range(width - 1):
+        a, b = find(h * width + x), find(h * width + x + 1)
+        if a != b:
+            row[x] = EAST
+            parent[a] = b
+    return row
