@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import note
+from conftest import interleaved_best, note
 from floor import floor_rows
 
 import eller_stream as es
@@ -55,6 +55,37 @@ def test_iterate(per_cell, width):
             pass
 
     per_cell(f"iterate[{width}]", run, n * width)
+
+
+@pytest.mark.parametrize("width", [80, 1000])
+def test_ratios_interleaved(benchmark, width):
+    """take() against the floor kernel and against ``for row in stream``,
+    timed in alternation (one run, same load)."""
+    n = CELLS // width
+    out = np.empty((n, width), np.uint8)
+    stream = es.EllerStream(width, seed=2)
+    loop = es.EllerStream(width, seed=2)
+
+    def iterate():
+        for _row in itertools.islice(loop, n):
+            pass
+
+    best = interleaved_best(
+        {
+            "take": lambda: stream.take(n),
+            "floor": lambda: floor_rows(out, np.uint64(7), np.uint64(0), np.uint64(2**31)),
+            "iterate": iterate,
+        }
+    )
+    ns = {k: t / (n * width) * 1e9 for k, t in best.items()}
+    ratios = {"take/floor": best["take"] / best["floor"], "iterate/take": best["iterate"] / best["take"]}
+    benchmark.extra_info.update(ns_per_cell=ns, **ratios)
+    note(
+        f"width {width} (interleaved): take {ns['take']:.2f} ns/cell, floor {ns['floor']:.2f}, "
+        f"iterate {ns['iterate']:.2f}; take/floor {ratios['take/floor']:.2f}x, "
+        f"iterate/take {ratios['iterate/take']:.2f}x"
+    )
+    benchmark.pedantic(lambda: None, rounds=1)
 
 
 MEMORY_SCRIPT = r"""

@@ -13,7 +13,21 @@ A maze row is a ``numpy.uint8`` array of shape ``(width,)``; a grid is
 """
 
 from ._kernels import EAST, SOUTH
+from .render import STYLES, TextRenderer, read_raw, render_text, text_lines, tile_rows, tiles
 from .stream import EllerStream, count_passages, eller
 
-__all__ = ["EAST", "SOUTH", "EllerStream", "count_passages", "eller"]
+__all__ = [
+    "EAST",
+    "SOUTH",
+    "STYLES",
+    "EllerStream",
+    "TextRenderer",
+    "count_passages",
+    "eller",
+    "read_raw",
+    "render_text",
+    "text_lines",
+    "tile_rows",
+    "tiles",
+]
 __version__ = "0.1.0"

@@ -189,3 +189,85 @@ def closing_row_reference(labels_grid_rows: np.ndarray, width: int) -> np.ndarra
             row[x] = EAST
             parent[a] = b
     return row
+
+
+# ---------------------------------------------------------------------------
+# Reading text renderings back into grids (each by its own rules).
+# ---------------------------------------------------------------------------
+
+
+def parse_ascii(text: str) -> np.ndarray:
+    """Grid from ``+--+`` / ``|  |`` text: a top border, then two lines a row."""
+    lines = text.splitlines()
+    assert lines[0] == "+--" * ((len(lines[0]) - 1) // 3) + "+", lines[0]
+    w = (len(lines[0]) - 1) // 3
+    body = lines[1:]
+    assert len(body) % 2 == 0
+    grid = np.zeros((len(body) // 2, w), np.uint8)
+    for y in range(len(grid)):
+        cells, floor = body[2 * y], body[2 * y + 1]
+        assert len(cells) == len(floor) == 3 * w + 1
+        assert cells[0] == "|" and cells[-1] == "|" and floor[0] == "+" and floor[-1] == "+"
+        for x in range(w):
+            assert cells[3 * x + 1 : 3 * x + 3] == "  "
+            assert floor[3 * x] == "+"
+            assert floor[3 * x + 1 : 3 * x + 3] in ("  ", "--")
+            assert cells[3 * x + 3] in " |"
+            if x < w - 1 and cells[3 * x + 3] == " ":
+                grid[y, x] |= EAST
+            if floor[3 * x + 1] == " ":
+                grid[y, x] |= SOUTH
+    return grid
+
+
+# arms (up, down, left, right) of each box-drawing character
+BOX_ARMS = {
+    " ": (0, 0, 0, 0), "╶": (0, 0, 0, 1), "╴": (0, 0, 1, 0), "─": (0, 0, 1, 1),
+    "╷": (0, 1, 0, 0), "┌": (0, 1, 0, 1), "┐": (0, 1, 1, 0), "┬": (0, 1, 1, 1),
+    "╵": (1, 0, 0, 0), "└": (1, 0, 0, 1), "┘": (1, 0, 1, 0), "┴": (1, 0, 1, 1),
+    "│": (1, 1, 0, 0), "├": (1, 1, 0, 1), "┤": (1, 1, 1, 0), "┼": (1, 1, 1, 1),
+}  # fmt: skip
+
+
+def parse_unicode(text: str) -> np.ndarray:
+    """Grid from box-drawing text; also checks that every junction's arms
+    meet the wall segments around it (no gaps, no stray arms)."""
+    lines = text.splitlines()
+    assert len(lines) % 2 == 1
+    w = (len(lines[0]) - 1) // 3
+    h = len(lines) // 2
+    for line in lines:
+        assert len(line) == 3 * w + 1, line
+    grid = np.zeros((h, w), np.uint8)
+    for y in range(h):
+        cells, below = lines[2 * y + 1], lines[2 * y + 2]
+        for x in range(w):
+            if x < w - 1 and cells[3 * x + 3] == " ":
+                grid[y, x] |= EAST
+            if below[3 * x + 1] == " ":
+                grid[y, x] |= SOUTH
+    # every junction agrees with its neighbours
+    for i in range(0, len(lines), 2):
+        for j in range(0, 3 * w + 1, 3):
+            up, down, left, right = BOX_ARMS[lines[i][j]]
+            assert up == (i > 0 and lines[i - 1][j] == "│"), (i, j)
+            assert down == (i + 1 < len(lines) and lines[i + 1][j] == "│"), (i, j)
+            assert left == (j > 0 and lines[i][j - 1] == "─"), (i, j)
+            assert right == (j + 1 < len(lines[i]) and lines[i][j + 1] == "─"), (i, j)
+    return grid
+
+
+def parse_blocks(text: str) -> np.ndarray:
+    """Grid from a tile map drawn with '█' walls and ' ' floors."""
+    lines = text.splitlines()
+    t = np.array([[c == "█" for c in line] for line in lines])
+    h, w = (t.shape[0] - 1) // 2, (t.shape[1] - 1) // 2
+    assert t.shape == (2 * h + 1, 2 * w + 1)
+    assert t[0].all() and t[:, 0].all() and t[:, -1].all()
+    assert not t[1::2, 1::2].any()  # cells are floor
+    assert t[::2, ::2].all()  # corners are walls
+    grid = np.zeros((h, w), np.uint8)
+    grid |= (~t[1::2, 2::2][:, :w]).astype(np.uint8) * EAST
+    grid[:, -1] &= ~np.uint8(EAST)
+    grid |= (~t[2::2, 1::2]).astype(np.uint8) * SOUTH
+    return grid

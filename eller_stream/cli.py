@@ -1,0 +1,315 @@
+"""The ``eller-stream`` command: endless mazes on standard output.
+
+The bare command streams; other subcommands may be added in front of it
+(``eller-stream render ...``) without changing what the bare command does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import os
+import shutil
+import signal
+import struct
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from types import FrameType
+from typing import BinaryIO
+
+import numpy as np
+
+from . import _validate as v
+from .render import CELL_COLUMNS, STYLES, TextRenderer
+from .stream import EllerStream
+
+PROG = "eller-stream"
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 1  # as in the Python docs' note on SIGPIPE
+
+EXAMPLES = """\
+examples:
+  eller-stream                             an endless maze as wide as the terminal (Ctrl-C ends it)
+  eller-stream --rows 20 --seed 7          a complete 20-row maze, the same every time
+  eller-stream --style unicode --width 30 --rows 10
+  eller-stream --style raw --width 1000 | my-program      1000 flag bytes per row (EAST=1, SOUTH=2)
+  eller-stream --rows 50 --seed 1 --save-state s.bin      stop without the closing row, save the state
+  eller-stream --resume s.bin --rows 50                   continue exactly where it stopped
+
+Without --rows the maze never ends; Ctrl-C writes the closing row so that
+what is on screen is a complete maze (with --save-state it saves instead).
+"""
+
+_STATE_MAGIC = b"ELLRCLI1"
+_DIGEST = 16
+
+
+class UsageError(Exception):
+    """A bad argument or input file: one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def _parser() -> _Parser:
+    p = _Parser(
+        prog=PROG,
+        description="Stream an endless perfect maze (Eller's algorithm), one row at a time.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--width", help="cells per row (default: fit the terminal; 80 columns when piped)")
+    p.add_argument("--rows", help="rows in all, the last one the closing row (default: endless)")
+    p.add_argument("--seed", help="an integer in [0, 2**64) (default: random)")
+    p.add_argument("--horizontal", help="probability of joining side-by-side sets, in [0, 1] (0.5)")
+    p.add_argument("--vertical", help="probability of an extra downward opening, in [0, 1] (0.5)")
+    p.add_argument(
+        "--style",
+        choices=STYLES,
+        help="ascii, unicode (box drawing), blocks (one character per tile) or raw "
+        "(width flag bytes per row); default: unicode on a UTF-8 terminal, ascii otherwise",
+    )
+    p.add_argument(
+        "--rate",
+        help="rows per second, 0 = as fast as possible (default: 10 on a terminal, 0 when piped)",
+    )
+    p.add_argument("--save-state", metavar="FILE", help="stop without the closing row and save the state")
+    p.add_argument("--resume", metavar="FILE", help="continue a stream saved with --save-state")
+    return p
+
+
+# -- argument conversion ------------------------------------------------------
+
+
+def _checked(option: str, check, *args):  # type: ignore[no-untyped-def]
+    try:
+        return check(*args)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"{option}: {exc}") from None
+
+
+def _int(option: str, text: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise UsageError(f"{option} must be an integer, got {text!r}") from None
+
+
+def _float(option: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise UsageError(f"{option} must be a number, got {text!r}") from None
+
+
+# -- state files ----------------------------------------------------------------
+
+
+def encode_state(checkpoint: bytes, last_row: np.ndarray | None) -> bytes:
+    """The --save-state file: the stream's checkpoint and its last row (so
+    that text styles continue seamlessly), with a checksum."""
+    row = b"" if last_row is None else last_row.tobytes()
+    body = _STATE_MAGIC + struct.pack("<I", len(checkpoint)) + checkpoint + struct.pack("<I", len(row)) + row
+    return body + hashlib.blake2b(body, digest_size=_DIGEST).digest()
+
+
+def decode_state(data: bytes) -> tuple[EllerStream, np.ndarray | None]:
+    """Read a --save-state file (or a bare ``EllerStream.checkpoint()``)."""
+    if data.startswith(b"ELLRSTRM"):
+        return EllerStream.resume(data), None
+    if not data.startswith(_STATE_MAGIC) or len(data) < len(_STATE_MAGIC) + 8 + _DIGEST:
+        raise ValueError("not an eller-stream state file")
+    body, digest = data[:-_DIGEST], data[-_DIGEST:]
+    if hashlib.blake2b(body, digest_size=_DIGEST).digest() != digest:
+        raise ValueError("state file is corrupt (checksum mismatch)")
+    pos = len(_STATE_MAGIC)
+    (n,) = struct.unpack_from("<I", body, pos)
+    checkpoint = body[pos + 4 : pos + 4 + n]
+    pos += 4 + n
+    if len(checkpoint) != n or pos + 4 > len(body):
+        raise ValueError("state file is corrupt (truncated)")
+    (m,) = struct.unpack_from("<I", body, pos)
+    row_bytes = body[pos + 4 :]
+    if len(row_bytes) != m:
+        raise ValueError("state file is corrupt (bad length)")
+    stream = EllerStream.resume(checkpoint)
+    if m == 0:
+        return stream, None
+    row = np.frombuffer(row_bytes, np.uint8).copy()
+    if m != stream.width or (row > 3).any() or row[-1] & 1:
+        raise ValueError("state file is corrupt (last row does not fit the stream)")
+    return stream, row
+
+
+def _save_state(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: a whole new file or none."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".eller-stream-", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+# -- streaming -------------------------------------------------------------------
+
+
+class _Interrupt:
+    """SIGINT sets a flag that the loop reads between rows, so that no row
+    is ever half written."""
+
+    def __init__(self) -> None:
+        self.hit = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.hit = True
+
+
+def _default_style(tty: bool) -> str:
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    return "unicode" if tty and encoding == "utf8" else "ascii"
+
+
+def _plan(args: argparse.Namespace, tty: bool) -> dict:  # type: ignore[type-arg]
+    """Validate every argument and input file before anything is written."""
+    style = args.style or _default_style(tty)
+    rows = (
+        None if args.rows is None else _checked("--rows", v.check_int, "rows", _int("--rows", args.rows), 1)
+    )
+    rate = 10.0 if tty else 0.0
+    if args.rate is not None:
+        rate = _float("--rate", args.rate)
+        if math.isnan(rate) or math.isinf(rate) or rate < 0:
+            raise UsageError(f"--rate must be a finite number >= 0, got {args.rate!r}")
+    width = None
+    if args.width is not None:
+        width = _checked("--width", v.check_width, _int("--width", args.width))
+    seed = None if args.seed is None else _checked("--seed", v.check_seed, _int("--seed", args.seed))
+    h = None if args.horizontal is None else _float("--horizontal", args.horizontal)
+    vert = None if args.vertical is None else _float("--vertical", args.vertical)
+    if h is not None:
+        _checked("--horizontal", v.check_probability, "horizontal", h)
+    if vert is not None:
+        _checked("--vertical", v.check_probability, "vertical", vert)
+    if args.save_state is not None:
+        folder = os.path.dirname(os.path.abspath(args.save_state))
+        if os.path.isdir(args.save_state) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise UsageError(f"--save-state: cannot write a file at {args.save_state!r}")
+    previous = None
+    if args.resume is not None:
+        try:
+            with open(args.resume, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise UsageError(f"--resume: cannot read {args.resume!r}: {exc.strerror}") from None
+        try:
+            stream, previous = decode_state(data)
+        except ValueError as exc:
+            raise UsageError(f"--resume: {args.resume!r}: {exc}") from None
+        for option, given, saved in (
+            ("--width", width, stream.width),
+            ("--seed", seed, stream.seed),
+            ("--horizontal", h, stream.horizontal),
+            ("--vertical", vert, stream.vertical),
+        ):
+            if given is not None and given != saved:
+                raise UsageError(f"{option} {given} disagrees with the resumed state ({saved})")
+    else:
+        if width is None:
+            columns = shutil.get_terminal_size((80, 24)).columns if tty else 80
+            width = max(1, (columns - 1) // CELL_COLUMNS[style]) if style != "raw" else columns
+        stream = EllerStream(width, seed, 0.5 if h is None else h, 0.5 if vert is None else vert)
+    return {"stream": stream, "previous": previous, "style": style, "rows": rows, "rate": rate, "tty": tty}
+
+
+def _stream(plan: dict, save_path: str | None, out: BinaryIO, interrupt: _Interrupt) -> int:  # type: ignore[type-arg]
+    stream: EllerStream = plan["stream"]
+    rows: int | None = plan["rows"]
+    rate: float = plan["rate"]
+    width = stream.width
+    renderer = TextRenderer(width, plan["style"], previous=plan["previous"])
+    last_row = plan["previous"]
+    # rows to stream before the end: all of them when saving, else all but the closing row
+    target = None if rows is None else (rows if save_path else rows - 1)
+    chunk = 1 if rate > 0 else max(1, min(4096, (1 << 16) // width))
+    buf = np.empty((chunk, width), np.uint8)
+    saved_before_block = encode_state(stream.checkpoint(), last_row) if save_path else b""
+    done = 0
+    started = time.monotonic()
+    try:
+        out.write(renderer.start())
+        while not interrupt.hit and (target is None or done < target):
+            n = chunk if target is None else min(chunk, target - done)
+            block = stream.take(n, out=buf[:n])
+            out.write(renderer.rows(block))
+            out.flush()
+            done += n
+            if save_path:
+                last_row = block[-1].copy()
+                saved_before_block = encode_state(stream.checkpoint(), last_row)
+            if rate > 0:
+                due = started + done / rate
+                while not interrupt.hit and (wait := due - time.monotonic()) > 0:
+                    time.sleep(min(wait, 0.05))
+        if save_path:
+            _save_state(save_path, saved_before_block)
+        else:
+            # On a terminal, "\r" puts the closing row over the "^C" it echoed.
+            erase = b"\r" if interrupt.hit and plan["tty"] and plan["style"] != "raw" else b""
+            out.write(erase + renderer.close(stream.finish()))
+        out.flush()
+    except BrokenPipeError:
+        # The reader went away: stop quietly.  Point stdout at /dev/null so
+        # that the interpreter's final flush does not complain again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+        if save_path:
+            _save_state(save_path, saved_before_block)
+        return EXIT_BROKEN_PIPE
+    return EXIT_INTERRUPTED if interrupt.hit else 0
+
+
+def stream_main(argv: Sequence[str]) -> int:
+    args = _parser().parse_args(list(argv))
+    tty = sys.stdout.isatty()
+    plan = _plan(args, tty)
+    if args.seed is None and args.resume is None and tty and sys.stderr.isatty():
+        print(f"{PROG}: seed {plan['stream'].seed}", file=sys.stderr)
+    interrupt = _Interrupt()
+    previous_handler = signal.signal(signal.SIGINT, interrupt)
+    try:
+        return _stream(plan, args.save_state, sys.stdout.buffer, interrupt)
+    finally:
+        signal.signal(signal.SIGINT, previous_handler)
+
+
+SUBCOMMANDS: dict[str, object] = {}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return stream_main(argv)
+    except UsageError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:  # Ctrl-C before streaming started
+        return EXIT_INTERRUPTED
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

@@ -1,0 +1,337 @@
+"""Text, tile and raw views of maze rows, all of them streamable.
+
+Every style renders a block of rows at a time with numpy (no per-cell
+Python) and can start and stop anywhere in a stream:
+
+- ``ascii``: ``+--+`` / ``|  |`` walls, two text lines per maze row;
+- ``unicode``: box-drawing walls with the right junctions, two lines per row
+  (the line of junctions above a row needs that row and the one before it,
+  so it lags one row behind);
+- ``blocks``: the tile map a game uses (wall ``█``, floor space), one
+  character per tile: the maze as a ``(2*rows+1, 2*width+1)`` tile map;
+- ``raw``: each row as ``width`` bytes of flags, nothing else.
+
+>>> import numpy as np
+>>> import eller_stream as es
+>>> grid = np.array([[1, 2], [1, 0]], np.uint8)
+>>> print(es.render_text(grid, "ascii"), end="")
++--+--+
+|     |
++--+  +
+|     |
++--+--+
+>>> print(es.render_text(grid, "unicode"), end="")
+┌─────┐
+│     │
+├──╴  │
+│     │
+└─────┘
+>>> es.tiles(grid).astype(int)
+array([[1, 1, 1, 1, 1],
+       [1, 0, 0, 0, 1],
+       [1, 1, 1, 0, 1],
+       [1, 0, 0, 0, 1],
+       [1, 1, 1, 1, 1]])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
+
+import numpy as np
+
+from ._kernels import EAST, SOUTH
+from ._validate import check_width
+
+__all__ = [
+    "STYLES",
+    "TextRenderer",
+    "read_raw",
+    "render_text",
+    "text_lines",
+    "tile_rows",
+    "tiles",
+]
+
+STYLES = ("ascii", "unicode", "blocks", "raw")
+CELL_COLUMNS = {"ascii": 3, "unicode": 3, "blocks": 2, "raw": 1}  # text columns per cell
+
+# Box-drawing character for a junction, indexed by up*8 + down*4 + left*2 + right.
+_BOX = np.array([ord(c) for c in " ╶╴─╷┌┐┬╵└┘┴│├┤┼"], np.uint32)
+_NL = ord("\n")
+_WALL = ord("█")
+
+
+def check_rows(name: str, rows: object, width: int | None = None) -> np.ndarray:
+    """``rows`` as a 2-d uint8 array of maze rows (a 1-d row is one row)."""
+    if not isinstance(rows, np.ndarray):
+        raise TypeError(f"{name} must be a numpy uint8 array of maze rows, got {type(rows).__name__}")
+    if rows.dtype != np.uint8:
+        raise TypeError(f"{name} must have dtype uint8, got {rows.dtype}")
+    if rows.ndim == 1:
+        rows = rows[None, :]
+    if rows.ndim != 2 or rows.shape[1] < 1:
+        raise ValueError(f"{name} must have shape (rows, width) with width >= 1, got {rows.shape}")
+    if width is not None and rows.shape[1] != width:
+        raise ValueError(f"{name} has width {rows.shape[1]}, expected {width}")
+    return rows
+
+
+def tiles(grid: np.ndarray) -> np.ndarray:
+    """The walls of a maze as a bool tile map of shape ``(2h+1, 2w+1)``, ``[y, x]``.
+
+    Cell ``(y, x)`` is tile ``(2y+1, 2x+1)``; ``True`` is a wall.  Works for
+    any block of rows: without the closing row, the bottom tile row shows the
+    openings through which the maze goes on.
+
+    >>> import eller_stream as es
+    >>> t = es.tiles(es.eller(4, 3, seed=1))
+    >>> t.shape, t.dtype, bool(t[0].all() and t[:, 0].all())
+    ((7, 9), dtype('bool'), True)
+    """
+    grid = check_rows("grid", grid)
+    h, w = grid.shape
+    out = np.ones((2 * h + 1, 2 * w + 1), bool)
+    out[1::2, 1:-1:2] = False
+    out[1::2, 2:-1:2] = (grid[:, :-1] & EAST) == 0
+    out[2::2, 1:-1:2] = (grid & SOUTH) == 0
+    return out
+
+
+def tile_rows(rows: Iterable[np.ndarray], top: bool = True) -> Iterator[np.ndarray]:
+    """Lazily turn maze rows into tile rows (bool, length ``2*width+1``).
+
+    Yields the top border first (unless ``top`` is false), then two tile
+    rows for each maze row as soon as it arrives, so a game can keep a
+    scrolling window of an endless maze.
+
+    >>> import itertools, eller_stream as es
+    >>> window = list(itertools.islice(es.tile_rows(es.EllerStream(5, seed=2)), 7))
+    >>> len(window), window[0].shape
+    (7, (11,))
+    """
+    started = False
+    for row in rows:
+        block = tiles(np.asarray(row))
+        yield from block[0 if top and not started else 1 :]
+        started = True
+
+
+def _ascii_block(rows: np.ndarray) -> np.ndarray:
+    n, w = rows.shape
+    out = np.empty((n, 2, 3 * w + 2), np.uint8)
+    cells, floors = out[:, 0], out[:, 1]
+    cells[:] = ord(" ")
+    cells[:, 0] = ord("|")
+    cells[:, 3::3] = np.where(rows & EAST, ord(" "), ord("|"))
+    floors[:, 0::3] = ord("+")
+    south = np.where(rows & SOUTH, ord(" "), ord("-")).astype(np.uint8)
+    floors[:, 1:-1:3] = south
+    floors[:, 2:-1:3] = south
+    out[:, :, -1] = _NL
+    return out
+
+
+def _ascii_top(w: int) -> bytes:
+    return ("+--" * w + "+\n").encode()
+
+
+def _junction_lines(above: np.ndarray | None, below: np.ndarray) -> np.ndarray:
+    """Code points of the junction lines between consecutive rows.
+
+    ``below`` is (n, w) rows; line i lies above ``below[i]`` and under
+    ``below[i - 1]`` (or ``above`` for i = 0, ``None`` meaning the top border).
+    Rows of ``below`` may be all 0xFF to mean "no row" (the bottom border).
+    """
+    n, w = below.shape
+    prev = np.empty_like(below)
+    prev[1:] = below[:-1]
+    if above is None:
+        prev[0] = 0
+    else:
+        prev[0] = above
+    has_prev = np.ones((n, 1), bool)
+    has_prev[0] = above is not None
+    has_next = (below != 0xFF).any(axis=1, keepdims=True)
+    # walls of the vertical lines at junction columns 0..w, in the row above/below
+    up = np.ones((n, w + 1), bool)
+    up[:, 1:-1] = (prev[:, :-1] & EAST) == 0
+    up &= has_prev
+    down = np.ones((n, w + 1), bool)
+    down[:, 1:-1] = (below[:, :-1] & EAST) == 0
+    down &= has_next
+    # horizontal wall segments under the row above (a top border has them all)
+    seg = ((prev & SOUTH) == 0) | ~has_prev
+    left = np.zeros((n, w + 1), bool)
+    left[:, 1:] = seg
+    right = np.zeros((n, w + 1), bool)
+    right[:, :-1] = seg
+    index = up * 8 + down * 4 + left * 2 + right
+    out = np.empty((n, 3 * w + 2), np.uint32)
+    out[:, 0::3] = _BOX[index]
+    horizontal = np.where(seg, ord("─"), ord(" "))
+    out[:, 1:-1:3] = horizontal
+    out[:, 2:-1:3] = horizontal
+    out[:, -1] = _NL
+    return out
+
+
+def _unicode_cells(rows: np.ndarray) -> np.ndarray:
+    n, w = rows.shape
+    out = np.full((n, 3 * w + 2), ord(" "), np.uint32)
+    out[:, 0] = ord("│")
+    out[:, 3::3] = np.where(rows & EAST, ord(" "), ord("│"))
+    out[:, -1] = _NL
+    return out
+
+
+def _blocks_lines(rows: np.ndarray, top: bool) -> np.ndarray:
+    t = tiles(rows)
+    t = t if top else t[1:]
+    out = np.empty((t.shape[0], t.shape[1] + 1), np.uint32)
+    out[:, :-1] = np.where(t, _WALL, ord(" "))
+    out[:, -1] = _NL
+    return out
+
+
+def _utf8(points: np.ndarray) -> bytes:
+    return np.ascontiguousarray(points, "<u4").tobytes().decode("utf-32-le").encode()
+
+
+class TextRenderer:
+    """Streams the text of maze rows block by block.
+
+    ``start()`` gives what comes before the first row (the top border),
+    ``rows(block)`` the text of a block of rows, ``close(row)`` the text of
+    the closing row and the bottom border.  A renderer made with
+    ``previous=`` continues a stream after that row, without a top border.
+
+    >>> import eller_stream as es
+    >>> s = es.EllerStream(3, seed=4)
+    >>> r = es.TextRenderer(3, "ascii")
+    >>> text = r.start() + r.rows(s.take(2)) + r.close(s.finish())
+    >>> print(text.decode(), end="")
+    +--+--+--+
+    |  |  |  |
+    +  +  +  +
+    |        |
+    +--+  +  +
+    |     |  |
+    +--+--+--+
+    """
+
+    def __init__(self, width: int, style: str = "ascii", previous: np.ndarray | None = None) -> None:
+        self.width = check_width(width)
+        if style not in STYLES:
+            raise ValueError(f"style must be one of {', '.join(STYLES)}; got {style!r}")
+        self.style = style
+        self._previous = None if previous is None else check_rows("previous", previous, self.width)[-1]
+        self._resumed = previous is not None
+
+    def start(self) -> bytes:
+        """Text before the first row: the top border (nothing when resumed)."""
+        if self._resumed or self.style in ("raw", "unicode"):
+            return b""  # unicode draws its top border with the first row
+        if self.style == "ascii":
+            return _ascii_top(self.width)
+        return _utf8(_blocks_lines(np.zeros((0, self.width), np.uint8), top=True))
+
+    def rows(self, block: np.ndarray) -> bytes:
+        """The text of a block of rows (a row or a ``(n, width)`` array)."""
+        block = check_rows("block", block, self.width)
+        if self.style == "raw":
+            return block.tobytes()
+        if self.style == "ascii":
+            return _ascii_block(block).tobytes()
+        if self.style == "blocks":
+            return _utf8(_blocks_lines(block, top=False))
+        junctions = _junction_lines(self._previous, block)
+        cells = _unicode_cells(block)
+        if len(block):
+            self._previous = block[-1].copy()
+        return _utf8(np.stack([junctions, cells], axis=1))
+
+    def close(self, row: np.ndarray | None = None) -> bytes:
+        """The closing row's text (if given) and the bottom border."""
+        text = b"" if row is None else self.rows(row)
+        if self.style == "unicode" and self._previous is not None:
+            text += _utf8(_junction_lines(self._previous, np.full((1, self.width), 0xFF, np.uint8)))
+        return text
+
+
+def text_lines(rows: Iterable[np.ndarray], style: str = "ascii") -> Iterator[str]:
+    """Lazily render maze rows as lines of text (without newlines).
+
+    The last row given is taken as the closing row, so the bottom border is
+    drawn once the rows run out.
+
+    >>> import eller_stream as es
+    >>> for line in es.text_lines(es.eller(2, 1, seed=0)):
+    ...     print(line)
+    +--+--+
+    |     |
+    +--+--+
+    """
+    if style == "raw":
+        raise ValueError("style must be a text style (ascii, unicode or blocks), got 'raw'")
+    renderer: TextRenderer | None = None
+    for row in rows:
+        row = check_rows("row", np.asarray(row))
+        if renderer is None:
+            renderer = TextRenderer(row.shape[1], style)
+            yield from renderer.start().decode().splitlines()
+        yield from renderer.rows(row).decode().splitlines()
+    if renderer is not None:
+        yield from renderer.close().decode().splitlines()
+
+
+def render_text(grid: np.ndarray, style: str = "ascii") -> str:
+    """A whole maze as text (``ascii``, ``unicode`` or ``blocks``).
+
+    >>> import eller_stream as es
+    >>> print(es.render_text(es.eller(3, 2, seed=5), "blocks"), end="")
+    ███████
+    █ █ █ █
+    █ █ █ █
+    █     █
+    ███████
+    """
+    grid = check_rows("grid", grid)
+    if style == "raw":
+        raise ValueError("style must be a text style (ascii, unicode or blocks), got 'raw'")
+    renderer = TextRenderer(grid.shape[1], style)
+    return (renderer.start() + renderer.rows(grid) + renderer.close()).decode()
+
+
+def read_raw(fileobj: BinaryIO, width: int, chunk_rows: int = 4096) -> Iterator[np.ndarray]:
+    """Iterate over the rows of a raw stream (``width`` flag bytes a row).
+
+    Raises ``ValueError`` if the data ends inside a row or holds bytes that
+    are not row flags.
+
+    >>> import io, eller_stream as es
+    >>> grid = es.eller(5, 4, seed=2)
+    >>> rows = list(es.read_raw(io.BytesIO(grid.tobytes()), 5))
+    >>> len(rows), bool((rows[-1] == grid[-1]).all())
+    (4, True)
+    """
+    width = check_width(width)
+    if not hasattr(fileobj, "read"):
+        raise TypeError(f"fileobj must be a binary file object, got {type(fileobj).__name__}")
+    pending = b""
+    while True:
+        data = fileobj.read(width * chunk_rows)
+        if not isinstance(data, bytes):
+            raise TypeError("fileobj must be opened in binary mode")
+        if not data:
+            break
+        pending += data
+        whole = len(pending) // width * width
+        block = np.frombuffer(pending[:whole], np.uint8).reshape(-1, width)
+        if (block > (EAST | SOUTH)).any():
+            raise ValueError("raw data holds bytes that are not maze row flags")
+        yield from block.copy()
+        pending = pending[whole:]
+    if pending:
+        raise ValueError(f"raw data ends inside a row ({len(pending)} of {width} bytes)")
