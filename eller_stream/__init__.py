@@ -13,21 +13,35 @@ A maze row is a ``numpy.uint8`` array of shape ``(width,)``; a grid is
 """
 
 from ._kernels import EAST, SOUTH
+from .analysis import is_perfect, metrics, solve, suggest_endpoints, validate
+from .backtracker import backtracker
+from .compare import compare
+from .growing_tree import STRATEGIES, growing_tree, parse_strategy
 from .render import STYLES, TextRenderer, read_raw, render_text, text_lines, tile_rows, tiles
 from .stream import EllerStream, count_passages, eller
 
 __all__ = [
     "EAST",
     "SOUTH",
+    "STRATEGIES",
     "STYLES",
     "EllerStream",
     "TextRenderer",
+    "backtracker",
+    "compare",
     "count_passages",
     "eller",
+    "growing_tree",
+    "is_perfect",
+    "metrics",
+    "parse_strategy",
     "read_raw",
     "render_text",
+    "solve",
+    "suggest_endpoints",
     "text_lines",
     "tile_rows",
     "tiles",
+    "validate",
 ]
 __version__ = "0.1.0"

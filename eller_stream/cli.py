@@ -42,6 +42,9 @@ examples:
 
 Without --rows the maze never ends; Ctrl-C writes the closing row so that
 what is on screen is a complete maze (with --save-state it saves instead).
+
+other commands:
+  eller-stream compare --help              compare Eller, Growing Tree and the backtracker
 """
 
 _STATE_MAGIC = b"ELLRCLI1"
@@ -295,13 +298,77 @@ def stream_main(argv: Sequence[str]) -> int:
         signal.signal(signal.SIGINT, previous_handler)
 
 
-SUBCOMMANDS: dict[str, object] = {}
+COMPARE_EXAMPLES = """\
+examples:
+  eller-stream compare                          200 x 200, 3 seeds, every algorithm
+  eller-stream compare --width 1000 --height 1000 --seeds 1
+  eller-stream compare --algorithm backtracker --algorithm growing-tree:random --json
+
+algorithms: eller[:h=H,v=V], growing-tree:STRATEGY (newest, oldest, random,
+middle or a mix such as newest:90,random:10), backtracker.
+"""
+
+_COLUMNS = [
+    ("algorithm", "algorithm", "{}"),
+    ("ns_per_cell", "ns/cell", "{:.1f}"),
+    ("extra_bytes_per_cell", "extra B/cell", "{:.2f}"),
+    ("dead_end_fraction", "dead ends", "{:.1%}"),
+    ("junction_fraction", "junctions", "{:.1%}"),
+    ("straight_fraction", "straight", "{:.1%}"),
+    ("mean_straight_run", "mean run", "{:.2f}"),
+    ("horizontal_vertical_ratio", "E/S ratio", "{:.2f}"),
+    ("solution_ratio", "solution/(w+h)", "{:.2f}"),
+]
+
+
+def compare_main(argv: Sequence[str]) -> int:
+    from .compare import ALGORITHMS, compare
+
+    p = _Parser(
+        prog=f"{PROG} compare",
+        description="Compare the generators on one size: speed, memory and texture metrics.",
+        epilog=COMPARE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--width", default="200", help="cells per row (200)")
+    p.add_argument("--height", default="200", help="rows (200)")
+    p.add_argument("--seeds", default="3", help="seeds per algorithm, 0, 1, ... (3)")
+    p.add_argument("--algorithm", action="append", help="an algorithm to include (repeatable; default: all)")
+    p.add_argument("--json", action="store_true", help="print JSON for machines instead of a table")
+    args = p.parse_args(list(argv))
+    width = _checked("--width", v.check_int, "width", _int("--width", args.width), 1, 2**15)
+    height = _checked("--height", v.check_int, "height", _int("--height", args.height), 1, 2**15)
+    seeds = _checked("--seeds", v.check_int, "seeds", _int("--seeds", args.seeds), 1, 1000)
+    algorithms = args.algorithm or list(ALGORITHMS)
+    from .compare import generator
+
+    for name in algorithms:
+        _checked("--algorithm", generator, name)
+    rows = compare(width, height, seeds, algorithms)
+    if args.json:
+        import json
+
+        print(json.dumps(rows, indent=2))
+        return 0
+    table = [[fmt.format(row[key]) for key, _, fmt in _COLUMNS] for row in rows]
+    headers = [title for _, title, _ in _COLUMNS]
+    widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(headers)]
+    print(f"{width} x {height} cells, best of {seeds} seed(s) for speed, mean of them for the rest")
+    print("  ".join(h.ljust(widths[0]) if i == 0 else h.rjust(widths[i]) for i, h in enumerate(headers)))
+    for r in table:
+        print("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)))
+    return 0
+
+
+SUBCOMMANDS = {"compare": compare_main}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] in SUBCOMMANDS:
+            return SUBCOMMANDS[argv[0]](argv[1:])
         return stream_main(argv)
     except UsageError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)

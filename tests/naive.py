@@ -271,3 +271,54 @@ def parse_blocks(text: str) -> np.ndarray:
     grid[:, -1] &= ~np.uint8(EAST)
     grid |= (~t[2::2, 1::2]).astype(np.uint8) * SOUTH
     return grid
+
+
+# ---------------------------------------------------------------------------
+# Growing Tree, the textbook way (a Python list, list.pop(index)), with
+# Python's own random numbers: statistically, not bitwise, comparable.
+# ---------------------------------------------------------------------------
+
+
+def growing_tree_reference(width: int, height: int, weights: dict[str, float], seed: int) -> np.ndarray:
+    import random
+
+    rng = random.Random(seed)
+    names = list(weights)
+    probs = [weights[n] for n in names]
+    grid = np.zeros((height, width), np.uint8)
+    visited = np.zeros((height, width), bool)
+    start = (rng.randrange(height), rng.randrange(width))
+    visited[start] = True
+    active = [start]
+    while active:
+        strategy = rng.choices(names, probs)[0]
+        if strategy == "newest":
+            i = len(active) - 1
+        elif strategy == "oldest":
+            i = 0
+        elif strategy == "middle":
+            i = (len(active) - 1) // 2
+        else:
+            i = rng.randrange(len(active))
+        y, x = active[i]
+        options = [
+            (ny, nx)
+            for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1))
+            if 0 <= ny < height and 0 <= nx < width and not visited[ny, nx]
+        ]
+        if not options:
+            active.pop(i)
+            continue
+        ny, nx = rng.choice(options)
+        if ny == y:
+            grid[y, min(x, nx)] |= EAST
+        else:
+            grid[min(y, ny), x] |= SOUTH
+        visited[ny, nx] = True
+        active.append((ny, nx))
+    return grid
+
+
+def dead_end_fraction(grid: np.ndarray) -> float:
+    h, w = grid.shape
+    return sum(len(neighbours(grid, y, x)) == 1 for y in range(h) for x in range(w)) / (h * w)

@@ -27,6 +27,14 @@ def digests():
         rows += list(t.take(5)) + [t.finish()]
         grid = np.array(rows)
         out[f"{width},{seed},{h},{v}"] = hashlib.sha256(grid.tobytes()).hexdigest()
+    for strategy in ["newest", "oldest", "random", "middle", "newest:90,random:10", "newest:50,oldest:50"]:
+        out[strategy] = hashlib.sha256(es.growing_tree(9, 7, strategy, 3).tobytes()).hexdigest()
+    grid = es.backtracker(9, 7, 4)
+    out["backtracker"] = hashlib.sha256(grid.tobytes()).hexdigest()
+    start, end = es.suggest_endpoints(grid)
+    out["solve"] = repr((start, end, es.solve(grid, start, end).tolist()))
+    out["metrics"] = repr(sorted(es.metrics(grid).items()))
+    out["validate"] = repr(es.validate(np.array([[3, 2], [1, 0]], np.uint8)))
     return out
 
 if __name__ == "__main__":

@@ -1,0 +1,83 @@
+"""Speed and memory of the bounded companions (issue: companions).
+
+ns per cell at 1000 x 1000 and 4000 x 4000 for every generator, for
+``solve`` (between the suggested endpoints) and ``metrics``; peak resident
+memory of the backtracker at 10000 x 10000, in bytes per cell.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from conftest import note
+
+import eller_stream as es
+
+GENERATORS = {
+    "eller": lambda n, s: es.eller(n, n, s),
+    "growing-tree:newest": lambda n, s: es.growing_tree(n, n, "newest", s),
+    "growing-tree:oldest": lambda n, s: es.growing_tree(n, n, "oldest", s),
+    "growing-tree:random": lambda n, s: es.growing_tree(n, n, "random", s),
+    "growing-tree:middle": lambda n, s: es.growing_tree(n, n, "middle", s),
+    "growing-tree:newest:90,random:10": lambda n, s: es.growing_tree(n, n, "newest:90,random:10", s),
+    "growing-tree:newest:50,oldest:50": lambda n, s: es.growing_tree(n, n, "newest:50,oldest:50", s),
+    "backtracker": lambda n, s: es.backtracker(n, n, s),
+}
+
+
+@pytest.mark.parametrize("n", [1000, 4000])
+@pytest.mark.parametrize("name", list(GENERATORS))
+def test_generator(per_cell, name, n):
+    make = GENERATORS[name]
+    make(16, 0)
+    per_cell(f"{name}[{n}x{n}]", lambda: make(n, 1), n * n, rounds=3 if n == 1000 else 1)
+
+
+@pytest.mark.parametrize("n", [1000, 4000])
+@pytest.mark.parametrize("algorithm", ["backtracker", "growing-tree:random", "eller"])
+def test_solve_and_metrics(per_cell, algorithm, n):
+    grid = GENERATORS[algorithm](n, 2)
+    small = GENERATORS[algorithm](16, 0)
+    es.metrics(small)
+    start, end = es.suggest_endpoints(grid)
+    per_cell(f"solve {algorithm}[{n}x{n}]", lambda: es.solve(grid, start, end), n * n, rounds=3)
+
+
+@pytest.mark.parametrize("n", [1000, 4000])
+@pytest.mark.parametrize("algorithm", ["backtracker", "growing-tree:random", "eller"])
+def test_metrics(per_cell, algorithm, n):
+    grid = GENERATORS[algorithm](n, 2)
+    es.metrics(GENERATORS[algorithm](16, 0))
+    per_cell(f"metrics {algorithm}[{n}x{n}]", lambda: es.metrics(grid), n * n, rounds=3)
+
+
+PEAK_SCRIPT = r"""
+import resource, sys
+import eller_stream as es
+es.backtracker(64, 64, 0)  # load the kernel
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096
+before = rss()
+n = int(sys.argv[1])
+grid = es.backtracker(n, n, 1)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(before, peak, grid.nbytes)
+"""
+
+
+def test_backtracker_peak_memory(benchmark):
+    n = 10_000
+    before, peak, _grid_bytes = map(
+        int,
+        subprocess.run(
+            [sys.executable, "-c", PEAK_SCRIPT, str(n)], capture_output=True, text=True, check=True
+        ).stdout.split(),
+    )
+    per_cell_bytes = (peak - before) / (n * n)
+    benchmark.extra_info.update(before=before, peak=peak, bytes_per_cell=per_cell_bytes)
+    note(f"backtracker {n}x{n}: peak RSS grows by {per_cell_bytes:.3f} bytes per cell (grid itself: 1 byte)")
+    benchmark.pedantic(lambda: None, rounds=1)
+    assert per_cell_bytes < 2

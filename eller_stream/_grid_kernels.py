@@ -1,0 +1,500 @@
+"""Numba kernels for bounded grids: Growing Tree, the backtracker, the
+depth-first walker behind the solver, and the metrics.
+
+Grids are passed flat (``grid.reshape(-1)``, row-major, ``i = y * width + x``).
+The Python layer allocates every scratch array (so that memory is visible to
+tracemalloc and bounded by what it asks for) and validates all inputs.
+
+Per-cell state that a walk needs is kept in the spare bits of a byte per
+cell, above the two passage flags:
+
+    bit 0  EAST      bit 1  SOUTH     bit 2  VISITED
+    bits 3-4  the direction back to the parent cell (N, S, W, E)
+
+so the backtracker's whole stack lives inside the maze it builds (one byte
+per cell in all), and the solver's stack is the path it returns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._kernels import _GOLDEN, _U64, _njit, _sel, mix64
+
+VISITED = 4
+PARENT_SHIFT = 3
+STATE_BITS = 0b11100  # everything but the passage flags
+# directions: 0 north, 1 south, 2 west, 3 east; OPPOSITE[d] = d ^ 1
+NEWEST, OLDEST, RANDOM, MIDDLE = 0, 1, 2, 3
+
+
+@_njit(inline="always")
+def _draw(key: np.uint64, counter: np.uint64) -> np.uint64:
+    return mix64(key + counter * _GOLDEN)
+
+
+@_njit(inline="always")
+def _below(bits: np.uint64, n: int) -> int:
+    """A number in [0, n) from the high 32 bits of ``bits``."""
+    return np.int64(((bits >> _U64(32)) * _U64(n)) >> _U64(32))
+
+
+@_njit(inline="always")
+def _step(i: int, d: int, width: int) -> int:
+    """The neighbour of cell i towards d (no bounds check)."""
+    # d: 0 north, 1 south, 2 west, 3 east (as int64: plain Python would keep uint8)
+    d = np.int64(d)
+    vertical = np.int64(d < 2)
+    sign = (d & 1) * 2 - 1
+    return i + sign * (vertical * width + (1 - vertical))
+
+
+@_njit(inline="always")
+def _carve(grid: np.ndarray, i: int, d: int, width: int) -> int:
+    """Open the wall of cell i towards d, without a branch; return the neighbour."""
+    n = _step(i, d, width)
+    own = d & 1  # south and east walls belong to cell i, north and west to n
+    target = n + (i - n) * own
+    grid[target] |= np.uint8(2 - (d >> 1))  # SOUTH for north/south, EAST for west/east
+    return n
+
+
+@_njit(inline="always")
+def _divider(width: int) -> tuple[np.uint64, np.uint64]:
+    """(m, s) with i // width == (i * m) >> s for every 0 <= i < 2**31."""
+    bits = 0
+    while (1 << bits) < width:
+        bits += 1
+    shift = 31 + bits
+    return _U64(((1 << shift) + width - 1) // width), _U64(shift)
+
+
+@_njit(inline="always")
+def _row_of(i: int, divider: tuple[np.uint64, np.uint64]) -> int:
+    """i // width by a multiplication (see _divider)."""
+    return np.int64((_U64(i) * divider[0]) >> divider[1])
+
+
+@_njit(inline="always")
+def _unvisited(
+    grid: np.ndarray, i: int, width: int, height: int, divider: tuple[np.uint64, np.uint64], dirs: np.ndarray
+) -> int:
+    """Write the directions from cell i to unvisited neighbours into dirs
+    and return how many there are.  No branches: a neighbour outside the
+    grid reads cell i itself, which is visited."""
+    y = _row_of(i, divider)
+    x = i - y * width
+    up = np.int64(y > 0)
+    down = np.int64(y < height - 1)
+    left = np.int64(x > 0)
+    right = np.int64(x < width - 1)
+    up &= np.int64((grid[i - width * up] & VISITED) == 0)
+    down &= np.int64((grid[i + width * down] & VISITED) == 0)
+    left &= np.int64((grid[i - left] & VISITED) == 0)
+    right &= np.int64((grid[i + right] & VISITED) == 0)
+    k = 0
+    dirs[k] = 0
+    k += up
+    dirs[k] = 1
+    k += down
+    dirs[k] = 2
+    k += left
+    dirs[k] = 3
+    k += right
+    return k
+
+
+@_njit
+def clear_state(grid: np.ndarray) -> None:
+    for i in range(grid.shape[0]):
+        grid[i] &= 3
+
+
+@_njit
+def growing_tree(
+    grid: np.ndarray,
+    active: np.ndarray,
+    width: int,
+    height: int,
+    key: np.uint64,
+    cumulative: np.ndarray,
+) -> None:
+    """Growing Tree into the zeroed flat ``grid``.
+
+    The active cells are kept in the order they were added, in ``active``
+    (one int32 per cell) used as a gap buffer: ``active[head:g0]`` and
+    ``active[g1:tail]`` with the gap kept at the middle, so that the newest
+    (``tail - 1``), oldest (``head``) and middle (``g0 - 1``) cells are each
+    one step away and removing them costs O(1).  Random picks are uniform
+    over both parts; when random is mixed with an ordered strategy a cell it
+    removes becomes a tombstone (-1), skipped by the other picks and swept
+    out when tombstones outnumber live cells; alone, it swaps the last cell
+    into the hole.  ``cumulative`` holds the weights [newest, oldest,
+    random, middle] as cumulative thresholds on 32 bits.
+    """
+    key = _U64(key)
+    counter = _U64(0)
+    n_cells = width * height
+    capacity = active.shape[0]
+    divider = _divider(width)
+    dirs = np.empty(5, np.int64)
+    low = _U64(0xFFFFFFFF)
+    mixed = cumulative[0] > 0 or cumulative[1] > cumulative[0] or cumulative[3] > cumulative[2]
+    swap_remove = not mixed  # random alone: order does not matter
+    use_middle = cumulative[3] > cumulative[2]
+    pick_newest, pick_oldest, pick_random = cumulative[0], cumulative[1], cumulative[2]
+    start = _below(_draw(key, counter), n_cells)
+    counter += _U64(1)
+    grid[start] |= VISITED
+    active[0] = start
+    head = 0
+    g0 = 1
+    g1 = 1
+    tail = 1
+    live = 1
+    dead = 0
+    while live > 0:
+        bits = _draw(key, counter)
+        counter += _U64(1)
+        r = bits & low
+        # pick: j is the slot of the chosen cell, choice the bits left for the direction
+        if r < pick_newest:
+            if tail == g1:  # right part empty: the newest cell ends the left part
+                tail = g0
+                g1 = g0
+            j = tail - 1
+            choice = bits
+        elif r < pick_oldest:
+            if head == g0:  # left part empty
+                head = g1
+                g0 = g1
+            j = head
+            choice = bits
+        elif r < pick_random:
+            product = (bits >> _U64(32)) * _U64((g0 - head) + (tail - g1))
+            j = head + np.int64(product >> _U64(32))
+            if j >= g0:
+                j += g1 - g0
+            choice = product << _U64(32)
+        else:
+            j = g0 - 1
+            choice = bits
+        c = active[j]
+        if c < 0:  # a tombstone: sweep it away if it ends a part, and pick again
+            if j == g0 - 1:
+                g0 -= 1
+            elif j == g1:
+                g1 += 1
+            elif j == head:
+                head += 1
+            elif j == tail - 1:
+                tail -= 1
+            else:
+                continue
+            dead -= 1
+        else:
+            k = _unvisited(grid, c, width, height, divider, dirs)
+            if k > 0:
+                n = _carve(grid, c, dirs[_below(choice, k)], width)
+                grid[n] |= VISITED
+                if tail == capacity:  # close the gap to make room
+                    for t in range(g1, tail):
+                        active[g0 + t - g1] = active[t]
+                    tail = g0 + tail - g1
+                    g1 = g0
+                active[tail] = n
+                tail += 1
+                live += 1
+            else:
+                live -= 1
+                if j == g0 - 1:
+                    g0 -= 1
+                elif j == g1:
+                    g1 += 1
+                elif j == head:
+                    head += 1
+                elif j == tail - 1:
+                    tail -= 1
+                elif swap_remove:  # move the last cell into the hole
+                    if tail == g1:
+                        tail = g0
+                        g1 = g0
+                    active[j] = active[tail - 1]
+                    tail -= 1
+                else:
+                    active[j] = -1
+                    dead += 1
+                    if dead > live + 64:  # sweep the tombstones, keeping the order
+                        w = head
+                        for t in range(head, g0):
+                            if active[t] >= 0:
+                                active[w] = active[t]
+                                w += 1
+                        for t in range(g1, tail):
+                            if active[t] >= 0:
+                                active[w] = active[t]
+                                w += 1
+                        g0 = g1 = tail = w
+                        dead = 0
+        if not use_middle:
+            continue
+        # keep the gap in the middle: len(left) - len(right) in {0, 1}
+        left = g0 - head
+        right = tail - g1
+        if left > right + 1:
+            g0 -= 1
+            g1 -= 1
+            active[g1] = active[g0]
+        elif right > left:
+            active[g0] = active[g1]
+            g0 += 1
+            g1 += 1
+    clear_state(grid)
+
+
+@_njit
+def backtracker(grid: np.ndarray, width: int, height: int, key: np.uint64) -> None:
+    """Recursive backtracker, iteratively: the stack is the chain of parent
+    directions stored in the grid bytes themselves."""
+    key = _U64(key)
+    counter = _U64(0)
+    divider = _divider(width)
+    dirs = np.empty(5, np.int64)
+    start = _below(_draw(key, counter), width * height)
+    counter += _U64(1)
+    grid[start] |= VISITED
+    cur = start
+    while True:
+        k = _unvisited(grid, cur, width, height, divider, dirs)
+        if k > 0:
+            d = dirs[_below(_draw(key, counter), k)]
+            counter += _U64(1)
+            n = _carve(grid, cur, d, width)
+            grid[n] |= VISITED | ((d ^ 1) << PARENT_SHIFT)
+            cur = n
+        elif cur == start:
+            break
+        else:
+            cur = _step(cur, (grid[cur] >> PARENT_SHIFT) & 3, width)
+    clear_state(grid)
+
+
+@_njit
+def walk(cells: np.ndarray, width: int, height: int, source: int, target: int, row: int) -> np.ndarray:
+    """Depth-first walk through the passages of a maze from ``source``.
+
+    ``cells`` is a flat copy of the grid's passage flags (bits 0-1) with one
+    scratch byte after the last cell; the walk writes the visited bit and
+    the direction back to the parent into bits 2-4.  Stops at ``target``
+    (or explores the whole component when target is -1).  Returns [target
+    reached (0/1), x of the deepest cell on ``row`` (the leftmost of ties; -1 if none), its depth,
+    cells visited].  In a perfect maze the depth of a cell is its distance
+    from the source, and the parent directions lead back to it.
+
+    Each step is branch-free but for the loop's exits: a neighbour outside
+    the grid is read as the current cell, which is visited.
+    """
+    result = np.full(4, -1, np.int64)
+    scratch = width * height
+    cells[source] |= VISITED
+    cur = source
+    y = source // width
+    x = source - y * width
+    depth = 0
+    best = -1
+    best_x = -1
+    visited = 1
+    reached = 0
+    while True:
+        better = np.int64(y == row) & (
+            np.int64(depth > best) | (np.int64(depth == best) & np.int64(x < best_x))
+        )
+        best = _sel(better, depth, best)
+        best_x = _sel(better, x, best_x)
+        if cur == target:
+            reached = 1
+            break
+        has_up = np.int64(y > 0)
+        has_down = np.int64(y < height - 1)
+        has_left = np.int64(x > 0)
+        has_right = np.int64(x < width - 1)
+        here = np.int64(cells[cur])
+        above = np.int64(cells[cur - width * has_up])
+        below = np.int64(cells[cur + width * has_down])
+        before = np.int64(cells[cur - has_left])
+        after = np.int64(cells[cur + has_right])
+        # open and not visited: (flag bit set) and (visited bit clear)
+        up = has_up & (above >> 1) & ~(above >> 2)
+        down = has_down & (here >> 1) & ~(below >> 2)
+        left = has_left & before & ~(before >> 2)
+        right = has_right & here & ~(after >> 2)
+        mask = (up & 1) | ((down & 1) << 1) | ((left & 1) << 2) | ((right & 1) << 3)
+        forward = np.int64(mask != 0)
+        if not forward and cur == source:
+            break
+        lowest = mask & -mask  # 1, 2, 4 or 8
+        d = _sel(forward, (lowest >> 1) - (lowest >> 3), (here >> PARENT_SHIFT) & 3)
+        vertical = np.int64(d < 2)
+        sign = (d & 1) * 2 - 1
+        nxt = cur + sign * (vertical * width + (1 - vertical))
+        # a plain store (no read-modify-write chain through the scratch byte);
+        # the cell ahead has only its passage flags so far
+        ahead = _sel(d == 0, above, _sel(d == 1, below, _sel(d == 2, before, after)))
+        cells[_sel(forward, nxt, scratch)] = ahead | VISITED | ((d ^ 1) << PARENT_SHIFT)
+        cur = nxt
+        y += sign * vertical
+        x += sign * (1 - vertical)
+        depth += 2 * forward - 1
+        visited += forward
+    result[0] = reached
+    result[1] = best_x
+    result[2] = best
+    result[3] = visited
+    return result
+
+
+@_njit
+def bfs_farthest(
+    cells: np.ndarray, queue: np.ndarray, width: int, height: int, source: int, row: int
+) -> np.ndarray:
+    """Breadth-first distances from ``source`` through the passages.
+
+    ``cells``: flat passage flags plus one scratch byte (bit 2 is set on the
+    cells reached); ``queue``: one int32 per cell.  Returns [x of the
+    farthest cell on ``row`` (the leftmost of ties, -1 if none), its
+    distance, cells reached].  Unlike a depth-first walk, the next cell to
+    expand comes from the queue, not from the step before, so successive
+    steps overlap in the processor: this is the fast way to measure a whole
+    maze.
+    """
+    result = np.full(3, -1, np.int64)
+    divider = _divider(width)
+    scratch = width * height
+    cells[source] |= VISITED
+    queue[0] = source
+    head = 0
+    tail = 1
+    level_end = 1
+    depth = 0
+    best = -1
+    best_x = -1
+    while head < tail:
+        if head == level_end:
+            depth += 1
+            level_end = tail
+        cur = np.int64(queue[head])
+        head += 1
+        y = _row_of(cur, divider)
+        x = cur - y * width
+        better = np.int64(y == row) & (
+            np.int64(depth > best) | (np.int64(depth == best) & np.int64(x < best_x))
+        )
+        best = _sel(better, depth, best)
+        best_x = _sel(better, x, best_x)
+        here = np.int64(cells[cur])
+        has_up = np.int64(y > 0)
+        has_left = np.int64(x > 0)
+        up_i = cur - width * has_up
+        left_i = cur - has_left
+        down_i = cur + width * np.int64(y < height - 1)
+        right_i = cur + np.int64(x < width - 1)
+        above = np.int64(cells[up_i])
+        before = np.int64(cells[left_i])
+        below = np.int64(cells[down_i])
+        after = np.int64(cells[right_i])
+        # A passage leads to each of these; enqueue the ones not reached yet.
+        # Plain stores of bytes read above (no read-modify-write): the ones
+        # not taken all land in the scratch byte without waiting on each other.
+        ok = has_up & (above >> 1) & ~(above >> 2) & 1
+        queue[tail] = up_i
+        cells[_sel(ok, up_i, scratch)] = above | VISITED
+        tail += ok
+        ok = (here >> 1) & ~(below >> 2) & 1
+        queue[tail] = down_i
+        cells[_sel(ok, down_i, scratch)] = below | VISITED
+        tail += ok
+        ok = has_left & before & ~(before >> 2) & 1
+        queue[tail] = left_i
+        cells[_sel(ok, left_i, scratch)] = before | VISITED
+        tail += ok
+        ok = here & ~(after >> 2) & 1
+        queue[tail] = right_i
+        cells[_sel(ok, right_i, scratch)] = after | VISITED
+        tail += ok
+    result[0] = best_x
+    result[1] = best
+    result[2] = tail
+    return result
+
+
+@_njit
+def path_from_parents(mark: np.ndarray, width: int, source: int, target: int, out: np.ndarray) -> None:
+    """Fill ``out`` (k, 2) with the (y, x) cells from source to target,
+    following the parent directions that :func:`walk` left in ``mark``."""
+    k = out.shape[0]
+    cur = target
+    for i in range(k - 1, -1, -1):
+        out[i, 0] = cur // width
+        out[i, 1] = cur % width
+        if cur == source:
+            break
+        cur = _step(cur, (mark[cur] >> PARENT_SHIFT) & 3, width)
+
+
+@_njit
+def path_length(mark: np.ndarray, width: int, source: int, target: int) -> int:
+    cur = target
+    k = 1
+    while cur != source:
+        cur = _step(cur, (mark[cur] >> PARENT_SHIFT) & 3, width)
+        k += 1
+    return k
+
+
+@_njit
+def grid_metrics(grid: np.ndarray, width: int, height: int, run: np.ndarray) -> np.ndarray:
+    """Counts over a 2-d grid: [deg0..deg4, straight, turns, east, south,
+    horizontal runs, horizontal run passages, vertical runs, vertical run
+    passages, bad bits].  ``run`` is scratch of ``width`` int64."""
+    out = np.zeros(14, np.int64)
+    for x in range(width):
+        run[x] = 0
+    for y in range(height):
+        hrun = 0
+        for x in range(width):
+            v = grid[y, x]
+            e = (v & 1) != 0 and x < width - 1
+            s = (v & 2) != 0 and y < height - 1
+            wv = x > 0 and (grid[y, x - 1] & 1) != 0
+            nv = y > 0 and (grid[y - 1, x] & 2) != 0
+            if v > 3 or (v & 1 and x == width - 1) or (v & 2 and y == height - 1):
+                out[13] += 1
+            deg = np.int64(e) + np.int64(s) + np.int64(wv) + np.int64(nv)
+            out[deg] += 1
+            if deg == 2:
+                if (e and wv) or (s and nv):
+                    out[5] += 1
+                else:
+                    out[6] += 1
+            if e:
+                out[7] += 1
+                hrun += 1
+            elif hrun:
+                out[9] += 1
+                out[10] += hrun
+                hrun = 0
+            if s:
+                out[8] += 1
+                run[x] += 1
+            elif run[x]:
+                out[11] += 1
+                out[12] += run[x]
+                run[x] = 0
+        if hrun:
+            out[9] += 1
+            out[10] += hrun
+    for x in range(width):
+        if run[x]:
+            out[11] += 1
+            out[12] += run[x]
+    return out

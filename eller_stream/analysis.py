@@ -1,0 +1,198 @@
+"""Reading mazes: validation, the solver, suggested endpoints and metrics.
+
+Everything here works on any grid in the row format (from any generator),
+in O(cells) time with numba kernels and no recursion.
+
+>>> import eller_stream as es
+>>> grid = es.eller(6, 5, seed=3)
+>>> es.is_perfect(grid)
+True
+>>> start, end = es.suggest_endpoints(grid)
+>>> path = es.solve(grid, start, end)
+>>> path[0].tolist() == list(start) and path[-1].tolist() == list(end)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _grid_kernels as g
+from ._kernels import EAST, SOUTH
+from ._validate import check_int
+
+__all__ = ["is_perfect", "metrics", "solve", "suggest_endpoints", "validate"]
+
+
+def _check_grid(grid: object) -> np.ndarray:
+    if not isinstance(grid, np.ndarray):
+        raise TypeError(f"grid must be a numpy uint8 array, got {type(grid).__name__}")
+    if grid.dtype != np.uint8:
+        raise TypeError(f"grid must have dtype uint8, got {grid.dtype}")
+    if grid.ndim != 2 or 0 in grid.shape:
+        raise ValueError(f"grid must have shape (height, width) with both >= 1, got {grid.shape}")
+    if grid.size >= 2**31:
+        raise ValueError("grid must have fewer than 2**31 cells")
+    return np.ascontiguousarray(grid)
+
+
+def _check_cell(name: str, cell: object, shape: tuple[int, int]) -> tuple[int, int]:
+    if isinstance(cell, np.ndarray):
+        cell = cell.tolist()
+    if not isinstance(cell, (tuple, list)) or len(cell) != 2:
+        raise TypeError(f"{name} must be a (y, x) pair, got {cell!r}")
+    y = check_int(f"{name}[0] (y)", cell[0], 0, shape[0] - 1)
+    x = check_int(f"{name}[1] (x)", cell[1], 0, shape[1] - 1)
+    return y, x
+
+
+def _walk_cells(grid: np.ndarray) -> np.ndarray:
+    """A flat copy of the passage flags, plus the scratch byte walks need."""
+    cells = np.empty(grid.size + 1, np.uint8)
+    np.bitwise_and(grid.reshape(-1), EAST | SOUTH, out=cells[:-1])
+    return cells
+
+
+def validate(grid: np.ndarray) -> list[str]:
+    """What keeps ``grid`` from being a perfect maze; empty when it is one.
+
+    >>> import numpy as np, eller_stream as es
+    >>> es.validate(np.array([[1, 0], [1, 0]], np.uint8))
+    ['2 passages, a spanning tree of 4 cells has 3', 'not connected: 2 of 4 cells reachable from (0, 0)']
+    """
+    grid = _check_grid(grid)
+    h, w = grid.shape
+    problems = []
+    flat = grid.reshape(-1)
+    if (flat > (EAST | SOUTH)).any():
+        problems.append("bits other than EAST and SOUTH are set")
+    if (grid[:, -1] & EAST).any():
+        problems.append("EAST passage out of the grid in the last column")
+    if (grid[-1] & SOUTH).any():
+        problems.append("SOUTH passage out of the grid in the last row")
+    inner = grid.copy()
+    inner[:, -1] &= ~np.uint8(EAST)
+    inner[-1] &= ~np.uint8(SOUTH)
+    inner &= EAST | SOUTH
+    passages = int(np.count_nonzero(inner & EAST) + np.count_nonzero(inner & SOUTH))
+    if passages != h * w - 1:
+        problems.append(f"{passages} passages, a spanning tree of {h * w} cells has {h * w - 1}")
+    reached = int(g.bfs_farthest(_walk_cells(inner), np.empty(h * w + 4, np.int32), w, h, 0, 0)[2])
+    if reached != h * w:
+        problems.append(f"not connected: {reached} of {h * w} cells reachable from (0, 0)")
+    return problems
+
+
+def is_perfect(grid: np.ndarray) -> bool:
+    """True when ``grid`` is a perfect maze: connected, without loops.
+
+    >>> import eller_stream as es
+    >>> es.is_perfect(es.growing_tree(9, 4, seed=1))
+    True
+    """
+    return not validate(grid)
+
+
+def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.ndarray:
+    """The path from ``start`` to ``end`` as a ``(k, 2)`` array of ``(y, x)``
+    cells, both ends included.
+
+    A depth-first walk: the backtracker's own loop, whose stack, when it
+    reaches ``end``, is the path (kept as one byte per cell of "way back"
+    directions).  In a perfect maze that path is the only one.  Raises
+    ``ValueError`` when ``end`` cannot be reached.
+
+    >>> import eller_stream as es
+    >>> es.solve(es.eller(3, 1, seed=0), (0, 0), (0, 2)).tolist()
+    [[0, 0], [0, 1], [0, 2]]
+    """
+    grid = _check_grid(grid)
+    h, w = grid.shape
+    sy, sx = _check_cell("start", start, grid.shape)
+    ey, ex = _check_cell("end", end, grid.shape)
+    source, target = sy * w + sx, ey * w + ex
+    mark = _walk_cells(grid)
+    reached = g.walk(mark, w, h, source, target, 0)[0]
+    if not reached:
+        raise ValueError(f"end {(ey, ex)} cannot be reached from start {(sy, sx)}")
+    out = np.empty((g.path_length(mark, w, source, target), 2), np.int64)
+    g.path_from_parents(mark, w, source, target, out)
+    return out
+
+
+def _endpoints(grid: np.ndarray) -> tuple[tuple[int, int], tuple[int, int], int]:
+    """Suggested endpoints and the length (cells) of the path between them."""
+    h, w = grid.shape
+    cells = _walk_cells(grid)
+    queue = np.empty(h * w + 4, np.int32)
+    end_x = int(g.bfs_farthest(cells, queue, w, h, 0, h - 1)[0])
+    if end_x < 0:
+        raise ValueError("grid is not connected: no bottom-row cell can be reached from (0, 0)")
+    np.bitwise_and(grid.reshape(-1), EAST | SOUTH, out=cells[:-1])
+    found = g.bfs_farthest(cells, queue, w, h, (h - 1) * w + end_x, 0)
+    return (0, int(found[0])), (h - 1, end_x), int(found[1]) + 1
+
+
+def suggest_endpoints(grid: np.ndarray) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A start on the top edge and an end on the bottom edge with a long
+    path between them; deterministic.
+
+    The end is the bottom-row cell farthest from the top-left cell, the
+    start the top-row cell farthest from that end (the leftmost of ties;
+    two breadth-first O(cells) sweeps, so distances are true shortest-path
+    distances in any grid).
+
+    >>> import eller_stream as es
+    >>> start, end = es.suggest_endpoints(es.eller(10, 8, seed=2))
+    >>> start[0], end[0]
+    (0, 7)
+    """
+    start, end, _ = _endpoints(_check_grid(grid))
+    return start, end
+
+
+def metrics(grid: np.ndarray) -> dict[str, Any]:
+    """Numbers that tell maze textures apart.
+
+    - ``dead_end_fraction``: cells with one passage;
+    - ``junction_fraction`` (3 passages) and ``crossroads_fraction`` (4);
+    - ``straight_fraction`` / ``turn_fraction``: of the cells with two
+      passages, those that go straight on / turn;
+    - ``mean_straight_run``: mean length, in passages, of the maximal straight
+      horizontal and vertical runs;
+    - ``horizontal_vertical_ratio``: EAST passages per SOUTH passage;
+    - ``solution_length`` (cells) between the suggested endpoints and
+      ``solution_ratio``, that length over ``width + height``;
+    - counts: ``cells``, ``dead_ends``, ``junctions``, ``crossroads``,
+      ``passages``.
+
+    >>> import eller_stream as es
+    >>> m = es.metrics(es.backtracker(30, 30, seed=1))
+    >>> 0 < m["dead_end_fraction"] < 0.2 and m["passages"] == 899
+    True
+    """
+    grid = _check_grid(grid)
+    h, w = grid.shape
+    c = g.grid_metrics(grid, w, h, np.empty(w, np.int64))
+    cells = h * w
+    corridors = int(c[5] + c[6])
+    runs = int(c[9] + c[11])
+    _, _, solution = _endpoints(grid)
+    return {
+        "cells": cells,
+        "passages": int(c[7] + c[8]),
+        "dead_ends": int(c[1]),
+        "junctions": int(c[3]),
+        "crossroads": int(c[4]),
+        "dead_end_fraction": float(c[1]) / cells,
+        "junction_fraction": float(c[3]) / cells,
+        "crossroads_fraction": float(c[4]) / cells,
+        "straight_fraction": float(c[5]) / corridors if corridors else 0.0,
+        "turn_fraction": float(c[6]) / corridors if corridors else 0.0,
+        "mean_straight_run": float(c[10] + c[12]) / runs if runs else 0.0,
+        "horizontal_vertical_ratio": float(c[7]) / float(c[8]) if c[8] else float("inf"),
+        "solution_length": solution,
+        "solution_ratio": solution / (w + h),
+    }

@@ -1,0 +1,125 @@
+"""Side-by-side comparison of the generators: speed, memory and texture.
+
+>>> import eller_stream as es
+>>> rows = es.compare(width=12, height=10, seeds=1, algorithms=["backtracker", "growing-tree:random"])
+>>> [r["algorithm"] for r in rows]
+['backtracker', 'growing-tree:random']
+>>> rows[0]["dead_end_fraction"] < rows[1]["dead_end_fraction"]
+True
+"""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ._validate import check_int
+from .analysis import metrics
+from .backtracker import backtracker
+from .growing_tree import growing_tree
+from .stream import eller
+
+__all__ = ["ALGORITHMS", "compare", "generator"]
+
+# name -> what it runs; the default selection of `compare`
+ALGORITHMS = (
+    "eller",
+    "eller:h=0.8,v=0.2",
+    "eller:h=0.2,v=0.8",
+    "growing-tree:newest",
+    "growing-tree:oldest",
+    "growing-tree:random",
+    "growing-tree:middle",
+    "growing-tree:newest:90,random:10",
+    "growing-tree:newest:50,oldest:50",
+    "backtracker",
+)
+
+
+def generator(name: str) -> Callable[[int, int, int], np.ndarray]:
+    """The ``(width, height, seed) -> grid`` function an algorithm name stands for.
+
+    Names: ``eller`` or ``eller:h=H,v=V``; ``growing-tree:STRATEGY`` (any
+    strategy or mix that :func:`growing_tree` takes); ``backtracker``.
+
+    >>> generator("eller:h=0.3,v=0.6")(4, 3, 1).shape
+    (3, 4)
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"algorithm must be a string, got {name!r}")
+    kind, _, spec = name.partition(":")
+    if kind == "eller":
+        params = {"h": 0.5, "v": 0.5}
+        for part in filter(None, spec.split(",")):
+            key, _, value = part.partition("=")
+            if key not in params:
+                raise ValueError(f"algorithm {name!r}: eller takes h= and v=, got {part!r}")
+            try:
+                params[key] = float(value)
+            except ValueError:
+                raise ValueError(f"algorithm {name!r}: {key} must be a number, got {value!r}") from None
+        eller(1, 1, 0, params["h"], params["v"])  # validate now
+        return lambda w, h, seed: eller(w, h, seed, params["h"], params["v"])
+    if kind == "growing-tree":
+        strategy = spec or "newest"
+        growing_tree(1, 1, strategy, 0)  # validate now
+        return lambda w, h, seed: growing_tree(w, h, strategy, seed)
+    if kind == "backtracker" and not spec:
+        return lambda w, h, seed: backtracker(w, h, seed)
+    raise ValueError(f"algorithm {name!r} is not eller[:h=..,v=..], growing-tree:STRATEGY or backtracker")
+
+
+def _peak_extra_bytes(make: Callable[[], np.ndarray]) -> int:
+    """Peak memory allocated while ``make`` runs, beyond the grid it returns."""
+    tracemalloc.start()
+    try:
+        grid = make()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return max(0, peak - grid.nbytes)
+
+
+def compare(
+    width: int = 200,
+    height: int = 200,
+    seeds: int = 3,
+    algorithms: Sequence[str] = ALGORITHMS,
+) -> list[dict[str, Any]]:
+    """Generate the same size with each algorithm over ``seeds`` seeds
+    (0, 1, ...) and return one dict per algorithm: ``ns_per_cell`` (best of
+    the seeds), ``extra_bytes_per_cell`` (peak allocation beyond the output
+    grid) and the means of :func:`metrics` over the seeds.
+    """
+    width = check_int("width", width, 1, 2**15)
+    height = check_int("height", height, 1, 2**15)
+    seeds = check_int("seeds", seeds, 1, 1000)
+    makers = [(name, generator(name)) for name in algorithms]
+    cells = width * height
+    out = []
+    for name, make in makers:
+        make(min(width, 8), min(height, 8), 0)  # compile / load the kernels first
+        best = float("inf")
+        samples = []
+        for seed in range(seeds):
+            t0 = time.perf_counter()
+            grid = make(width, height, seed)
+            best = min(best, time.perf_counter() - t0)
+            samples.append(metrics(grid))
+        row: dict[str, Any] = {
+            "algorithm": name,
+            "width": width,
+            "height": height,
+            "seeds": seeds,
+            "ns_per_cell": best / cells * 1e9,
+            "extra_bytes_per_cell": _peak_extra_bytes(lambda make=make: make(width, height, 0)) / cells,
+        }
+        for key, _value in samples[0].items():
+            if key != "cells":
+                row[key] = float(np.mean([s[key] for s in samples]))
+        out.append(row)
+    return out

@@ -1,0 +1,296 @@
+"""Growing Tree, the backtracker, the solver, endpoints, validation, metrics."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import eller_stream as es
+
+from naive import (
+    EAST,
+    SOUTH,
+    bfs_path,
+    dead_end_fraction,
+    growing_tree_reference,
+    neighbours,
+    perfect_problems,
+)
+
+MIXES = ["newest", "oldest", "random", "middle", "newest:90,random:10", "newest:50,oldest:50"]
+sizes = st.tuples(st.integers(1, 200), st.integers(1, 200)).filter(lambda s: s[0] * s[1] <= 6000)
+
+
+@given(size=sizes, strategy=st.sampled_from(MIXES), seed=st.integers(0, 2**64 - 1))
+def test_growing_tree_is_perfect(size, strategy, seed):
+    w, h = size
+    grid = es.growing_tree(w, h, strategy, seed)
+    assert grid.shape == (h, w) and grid.dtype == np.uint8
+    assert perfect_problems(grid) == []
+
+
+@given(
+    size=sizes,
+    weights=st.dictionaries(st.sampled_from(es.STRATEGIES), st.integers(1, 100), min_size=1),
+    seed=st.integers(0, 1000),
+)
+def test_any_mix_is_perfect(size, weights, seed):
+    assert perfect_problems(es.growing_tree(*size, weights, seed)) == []
+
+
+@given(size=sizes, seed=st.integers(0, 2**64 - 1))
+def test_backtracker_is_perfect(size, seed):
+    assert perfect_problems(es.backtracker(*size, seed)) == []
+
+
+@pytest.mark.parametrize("size", [(1, 1), (1, 2), (2, 1), (2, 2), (3, 3), (200, 200), (1, 200), (200, 1)])
+def test_edge_sizes(size):
+    for strategy in MIXES:
+        assert perfect_problems(es.growing_tree(*size, strategy, 1)) == []
+    assert perfect_problems(es.backtracker(*size, 1)) == []
+
+
+def test_seeded_and_reproducible():
+    for strategy in MIXES:
+        a = es.growing_tree(30, 20, strategy, 5)
+        np.testing.assert_array_equal(a, es.growing_tree(30, 20, strategy, 5))
+        assert not np.array_equal(a, es.growing_tree(30, 20, strategy, 6))
+    np.testing.assert_array_equal(es.backtracker(30, 20, 5), es.backtracker(30, 20, 5))
+    assert es.growing_tree(5, 5, "newest").shape == (5, 5)  # seed=None draws one
+
+
+@pytest.mark.parametrize("strategy", MIXES)
+def test_texture_matches_the_textbook_algorithm(strategy):
+    """The fast kernel and a plain list-based Growing Tree agree on texture."""
+    weights = es.parse_strategy(strategy)
+    fast = np.mean([dead_end_fraction(es.growing_tree(50, 50, strategy, s)) for s in range(4)])
+    ref = np.mean([dead_end_fraction(growing_tree_reference(50, 50, weights, s)) for s in range(4)])
+    assert abs(fast - ref) < 0.02, (fast, ref)
+
+
+def test_textures_tell_the_algorithms_apart():
+    def dead(make):
+        return np.mean([es.metrics(make(s))["dead_end_fraction"] for s in range(3)])
+
+    newest = dead(lambda s: es.growing_tree(80, 80, "newest", s))
+    random = dead(lambda s: es.growing_tree(80, 80, "random", s))
+    back = dead(lambda s: es.backtracker(80, 80, s))
+    assert newest < 0.15 and back < 0.15 and random > 0.22
+    assert abs(newest - back) < 0.02
+    sol_newest = es.metrics(es.growing_tree(80, 80, "newest", 1))["solution_ratio"]
+    sol_random = es.metrics(es.growing_tree(80, 80, "random", 1))["solution_ratio"]
+    sol_oldest = es.metrics(es.growing_tree(80, 80, "oldest", 1))["solution_ratio"]
+    assert sol_newest > 3 * sol_random and sol_newest > 3 * sol_oldest
+    oldest = es.metrics(es.growing_tree(80, 80, "oldest", 1))
+    assert (
+        oldest["mean_straight_run"]
+        > 5 * es.metrics(es.growing_tree(80, 80, "random", 1))["mean_straight_run"]
+    )
+
+
+def test_parse_strategy_forms_and_errors():
+    assert es.parse_strategy("random") == {"random": 1.0}
+    assert es.parse_strategy({"newest": 9, "random": 1}) == {"newest": 0.9, "random": 0.1}
+    assert es.parse_strategy("newest:50, oldest:50") == {"newest": 0.5, "oldest": 0.5}
+    assert es.parse_strategy("newest:1,random:0") == {"newest": 1.0}
+    for bad in ["sideways", "newest:x", "newest:-1", "newest:0", {"newest": float("nan")}, {}]:
+        with pytest.raises(ValueError, match="strategy"):
+            es.parse_strategy(bad)
+    with pytest.raises(TypeError, match="strategy"):
+        es.parse_strategy(5)
+
+
+def test_bad_generator_arguments():
+    for make in (lambda **k: es.growing_tree(**k), lambda **k: es.backtracker(**k)):
+        with pytest.raises(ValueError, match="width"):
+            make(width=0, height=3)
+        with pytest.raises(TypeError, match="height"):
+            make(width=3, height=2.5)
+        with pytest.raises(ValueError, match="seed"):
+            make(width=3, height=3, seed=-1)
+        with pytest.raises(ValueError, match="out"):
+            make(width=3, height=3, out=np.zeros((4, 3), np.uint8))
+        with pytest.raises(TypeError, match="out"):
+            make(width=3, height=3, out=np.zeros((3, 3), np.int32))
+
+
+def test_backtracker_into_a_memmap_and_a_path(tmp_path):
+    mm = np.lib.format.open_memmap(tmp_path / "a.npy", mode="w+", dtype=np.uint8, shape=(40, 50))
+    assert es.backtracker(50, 40, seed=3, out=mm) is mm
+    np.testing.assert_array_equal(mm, es.backtracker(50, 40, seed=3))
+    grid = es.backtracker(50, 40, seed=3, out=tmp_path / "b.npy")
+    assert isinstance(grid, np.memmap)
+    np.testing.assert_array_equal(np.load(tmp_path / "b.npy"), es.backtracker(50, 40, seed=3))
+    buf = np.full((40, 50), 255, np.uint8)  # dirty buffers are cleared first
+    np.testing.assert_array_equal(
+        es.growing_tree(50, 40, "random", 2, out=buf), es.growing_tree(50, 40, "random", 2)
+    )
+
+
+def walk_ok(grid, path, start, end):
+    assert tuple(path[0]) == tuple(start) and tuple(path[-1]) == tuple(end)
+    for (y0, x0), (y1, x1) in itertools.pairwise(path):
+        assert abs(y0 - y1) + abs(x0 - x1) == 1
+        assert (y1, x1) in neighbours(grid, y0, x0)  # through an open passage
+    assert len({tuple(c) for c in path}) == len(path)
+
+
+@given(
+    size=st.tuples(st.integers(1, 40), st.integers(1, 40)),
+    seed=st.integers(0, 10**6),
+    algorithm=st.sampled_from(["eller", "backtracker", "random", "oldest"]),
+    data=st.data(),
+)
+def test_solve_walks_open_passages_and_matches_bfs(size, seed, algorithm, data):
+    w, h = size
+    if algorithm == "eller":
+        grid = es.eller(w, h, seed)
+    elif algorithm == "backtracker":
+        grid = es.backtracker(w, h, seed)
+    else:
+        grid = es.growing_tree(w, h, algorithm, seed)
+    start = (data.draw(st.integers(0, h - 1)), data.draw(st.integers(0, w - 1)))
+    end = (data.draw(st.integers(0, h - 1)), data.draw(st.integers(0, w - 1)))
+    path = es.solve(grid, start, end)
+    assert path.shape[1] == 2
+    walk_ok(grid, path, start, end)
+    assert [tuple(c) for c in path.tolist()] == bfs_path(grid, start, end)
+
+
+def test_solve_errors():
+    grid = es.eller(5, 5, seed=1)
+    with pytest.raises(ValueError, match="end"):
+        es.solve(np.zeros((3, 3), np.uint8), (0, 0), (2, 2))
+    with pytest.raises(ValueError, match="start"):
+        es.solve(grid, (5, 0), (0, 0))
+    with pytest.raises(TypeError, match="end"):
+        es.solve(grid, (0, 0), (1, 2, 3))
+    with pytest.raises(TypeError, match="grid"):
+        es.solve(grid.astype(np.int16), (0, 0), (1, 1))
+    assert es.solve(grid, (2, 2), (2, 2)).tolist() == [[2, 2]]
+
+
+def bfs_distances(grid, source):
+    from collections import deque
+
+    dist = {source: 0}
+    queue = deque([source])
+    while queue:
+        cell = queue.popleft()
+        for nb in neighbours(grid, *cell):
+            if nb not in dist:
+                dist[nb] = dist[cell] + 1
+                queue.append(nb)
+    return dist
+
+
+@given(size=st.tuples(st.integers(1, 30), st.integers(1, 30)), seed=st.integers(0, 10**6))
+def test_suggest_endpoints_follows_its_definition(size, seed):
+    w, h = size
+    grid = es.growing_tree(w, h, "random", seed)
+    start, end = es.suggest_endpoints(grid)
+    assert start[0] == 0 and end[0] == h - 1
+    d0 = bfs_distances(grid, (0, 0))
+    bottom = [d0[(h - 1, x)] for x in range(w)]
+    assert d0[end] == max(bottom) and end[1] == bottom.index(max(bottom))
+    d1 = bfs_distances(grid, end)
+    top = [d1[(0, x)] for x in range(w)]
+    assert d1[start] == max(top) and start[1] == top.index(max(top))
+    assert es.suggest_endpoints(grid) == (start, end)
+
+
+def test_validate_names_what_is_wrong():
+    assert es.validate(es.eller(7, 6, seed=1)) == []
+    loop = np.array([[3, 2], [1, 0]], np.uint8)
+    assert any("passages" in p for p in es.validate(loop))
+    assert not es.is_perfect(loop)
+    cut = np.array([[1, 0], [1, 0]], np.uint8)
+    assert any("not connected" in p for p in es.validate(cut))
+    outside = es.eller(3, 3, seed=2)
+    outside[0, 2] |= EAST
+    assert any("last column" in p for p in es.validate(outside))
+    outside = es.eller(3, 3, seed=2)
+    outside[2, 0] |= SOUTH
+    assert any("last row" in p for p in es.validate(outside))
+    bits = es.eller(3, 3, seed=2)
+    bits[1, 1] |= 8
+    assert any("bits" in p for p in es.validate(bits))
+    with pytest.raises(ValueError, match="grid"):
+        es.validate(np.zeros((0, 3), np.uint8))
+
+
+def test_metrics_against_plain_counts():
+    grid = es.growing_tree(25, 18, "newest:50,oldest:50", 4)
+    m = es.metrics(grid)
+    h, w = grid.shape
+    degrees = [len(neighbours(grid, y, x)) for y in range(h) for x in range(w)]
+    assert m["dead_ends"] == degrees.count(1)
+    assert m["junctions"] == degrees.count(3) and m["crossroads"] == degrees.count(4)
+    assert m["passages"] == h * w - 1
+    east = int(np.count_nonzero(grid & EAST))
+    south = int(np.count_nonzero(grid & SOUTH))
+    assert m["horizontal_vertical_ratio"] == pytest.approx(east / south)
+    start, end = es.suggest_endpoints(grid)
+    assert m["solution_length"] == len(bfs_path(grid, start, end))
+    assert m["solution_ratio"] == pytest.approx(m["solution_length"] / (w + h))
+    # straight runs, by hand: maximal runs of EAST along rows and SOUTH down columns
+    runs = []
+    for row in grid:
+        n = 0
+        for v in [*list(row), 0]:
+            if v & EAST:
+                n += 1
+            elif n:
+                runs.append(n)
+                n = 0
+    for col in grid.T:
+        n = 0
+        for v in [*list(col), 0]:
+            if v & SOUTH:
+                n += 1
+            elif n:
+                runs.append(n)
+                n = 0
+    assert m["mean_straight_run"] == pytest.approx(np.mean(runs))
+
+
+def test_big_grid_has_no_recursion_limit():
+    grid = es.backtracker(4000, 4000, seed=1)
+    start, end = es.suggest_endpoints(grid)
+    path = es.solve(grid, start, end)
+    assert len(path) > 100_000  # a backtracker maze winds a lot
+    assert es.metrics(grid)["solution_length"] == len(path)
+
+
+def test_compare_rows_and_cli_json():
+    rows = es.compare(40, 30, seeds=2)
+    names = [r["algorithm"] for r in rows]
+    assert "backtracker" in names and "growing-tree:newest:90,random:10" in names
+    by = {r["algorithm"]: r for r in rows}
+    assert by["growing-tree:newest"]["dead_end_fraction"] < by["growing-tree:random"]["dead_end_fraction"]
+    assert by["backtracker"]["extra_bytes_per_cell"] < 0.5
+    assert by["growing-tree:random"]["extra_bytes_per_cell"] >= 4
+    out = subprocess.run(
+        [sys.executable, "-m", "eller_stream", "compare", "--width", "20", "--height", "20", "--seeds", "1",
+         "--algorithm", "backtracker", "--algorithm", "eller:h=0.7,v=0.3", "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    data = json.loads(out.stdout)
+    assert [d["algorithm"] for d in data] == ["backtracker", "eller:h=0.7,v=0.3"]
+    table = subprocess.run(
+        [sys.executable, "-m", "eller_stream", "compare", "--width", "20", "--height", "20", "--seeds", "1"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "growing-tree:oldest" in table and "ns/cell" in table
+    bad = subprocess.run(
+        [sys.executable, "-m", "eller_stream", "compare", "--algorithm", "growing-tree:sideways"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
