@@ -339,7 +339,9 @@ def walk(cells: np.ndarray, width: int, height: int, source: int, target: int, r
         nxt = cur + sign * (vertical * width + (1 - vertical))
         # a plain store (no read-modify-write chain through the scratch byte);
         # the cell ahead has only its passage flags so far
-        ahead = _sel(d == 0, above, _sel(d == 1, below, _sel(d == 2, before, after)))
+        ahead = _sel(
+            np.int64(d == 0), above, _sel(np.int64(d == 1), below, _sel(np.int64(d == 2), before, after))
+        )
         cells[_sel(forward, nxt, scratch)] = ahead | VISITED | ((d ^ 1) << PARENT_SHIFT)
         cur = nxt
         y += sign * vertical
