@@ -17,6 +17,7 @@ from .analysis import is_perfect, metrics, solve, suggest_endpoints, validate
 from .backtracker import backtracker
 from .compare import compare
 from .growing_tree import STRATEGIES, growing_tree, parse_strategy
+from .image import png_rows, render_image, svg, write_png
 from .render import STYLES, TextRenderer, read_raw, render_text, text_lines, tile_rows, tiles
 from .stream import EllerStream, count_passages, eller
 
@@ -35,13 +36,17 @@ __all__ = [
     "is_perfect",
     "metrics",
     "parse_strategy",
+    "png_rows",
     "read_raw",
+    "render_image",
     "render_text",
     "solve",
     "suggest_endpoints",
+    "svg",
     "text_lines",
     "tile_rows",
     "tiles",
     "validate",
+    "write_png",
 ]
 __version__ = "0.1.0"

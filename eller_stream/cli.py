@@ -44,6 +44,7 @@ Without --rows the maze never ends; Ctrl-C writes the closing row so that
 what is on screen is a complete maze (with --save-state it saves instead).
 
 other commands:
+  eller-stream render --help               draw a maze as a PNG or SVG picture
   eller-stream compare --help              compare Eller, Growing Tree and the backtracker
 """
 
@@ -360,7 +361,103 @@ def compare_main(argv: Sequence[str]) -> int:
     return 0
 
 
-SUBCOMMANDS = {"compare": compare_main}
+RENDER_EXAMPLES = """\
+examples:
+  eller-stream render -o maze.png --width 40 --rows 30
+  eller-stream render -o maze.svg --width 40 --rows 30 --endpoints --solution
+  eller-stream render -o tall.png --width 1000 --rows 1000000 --cell 2 --wall 1   streamed, O(width) memory
+  eller-stream render -o gt.png --algorithm growing-tree --strategy newest:90,random:10 --width 80 --rows 60
+
+Eller mazes are streamed into the PNG row by row unless --endpoints or
+--solution is given (both need the finished maze); the other algorithms build
+the whole grid.
+"""
+
+
+class _Progress:
+    """A progress bar on stderr, drawn at most ten times a second."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done != total and now - self.last < 0.1:
+            return
+        self.last = now
+        filled = 30 * done // total
+        sys.stderr.write(f"\rrendering [{'#' * filled}{' ' * (30 - filled)}] {100 * done // total:3d}%")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def render_main(argv: Sequence[str]) -> int:
+    from .backtracker import backtracker
+    from .growing_tree import growing_tree
+    from .image import render_image, write_png
+    from .stream import eller
+
+    p = _Parser(
+        prog=f"{PROG} render",
+        description="Draw a maze as a PNG or SVG picture.",
+        epilog=RENDER_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("-o", "--output", required=True, help="the .png or .svg file to write")
+    p.add_argument("--width", default="40", help="cells per row (40)")
+    p.add_argument("--rows", default="30", help="rows (30)")
+    p.add_argument("--algorithm", choices=["eller", "growing-tree", "backtracker"], default="eller")
+    p.add_argument("--strategy", default="newest", help="Growing Tree strategy or mix (newest)")
+    p.add_argument("--seed", help="an integer in [0, 2**64) (default: random)")
+    p.add_argument("--horizontal", default="0.5", help="Eller's horizontal probability (0.5)")
+    p.add_argument("--vertical", default="0.5", help="Eller's vertical probability (0.5)")
+    p.add_argument("--cell", default="8", help="cell size in pixels (8)")
+    p.add_argument("--wall", default="2", help="wall thickness in pixels (2)")
+    p.add_argument("--endpoints", action="store_true", help="open the suggested start and end in the wall")
+    p.add_argument("--solution", action="store_true", help="draw the path between them (implies --endpoints)")
+    args = p.parse_args(list(argv))
+    ext = os.path.splitext(args.output)[1].lower()
+    if ext not in (".png", ".svg"):
+        raise UsageError(f"--output must end in .png or .svg, got {args.output!r}")
+    folder = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise UsageError(f"--output: cannot write a file at {args.output!r}")
+    width = _checked("--width", v.check_width, _int("--width", args.width))
+    rows = _checked("--rows", v.check_int, "rows", _int("--rows", args.rows), 1)
+    seed = _checked("--seed", v.check_seed, None if args.seed is None else _int("--seed", args.seed))
+    h = _checked("--horizontal", v.check_probability, "horizontal", _float("--horizontal", args.horizontal))
+    vert = _checked("--vertical", v.check_probability, "vertical", _float("--vertical", args.vertical))
+    cell = _checked("--cell", v.check_int, "cell", _int("--cell", args.cell), 1, 1000)
+    wall = _checked("--wall", v.check_int, "wall", _int("--wall", args.wall), 0, 1000)
+    if args.algorithm == "growing-tree":
+        from .growing_tree import parse_strategy
+
+        _checked("--strategy", parse_strategy, args.strategy)
+    if args.algorithm != "eller" and width * rows >= 2**31:
+        raise UsageError("--width * --rows must be below 2**31 for this algorithm")
+    progress = _Progress() if sys.stderr.isatty() else None
+    if args.algorithm == "eller" and ext == ".png" and not (args.endpoints or args.solution):
+        stream = EllerStream(width, seed, h, vert)
+
+        def maze_rows():  # type: ignore[no-untyped-def]
+            for _ in range(rows - 1):
+                yield next(stream)
+            yield stream.finish()
+
+        write_png(args.output, maze_rows(), width=width, height=rows, cell=cell, wall=wall, progress=progress)
+        return 0
+    if args.algorithm == "eller":
+        grid = eller(width, rows, seed, h, vert)
+    elif args.algorithm == "growing-tree":
+        grid = growing_tree(width, rows, args.strategy, seed)
+    else:
+        grid = backtracker(width, rows, seed)
+    render_image(args.output, grid, cell, wall, endpoints=args.endpoints, solution=args.solution)
+    return 0
+
+
+SUBCOMMANDS = {"compare": compare_main, "render": render_main}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

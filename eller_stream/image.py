@@ -1,0 +1,344 @@
+"""Pictures of mazes: PNG (streamed row by row) and SVG.
+
+A maze of ``w x h`` cells becomes an image of ``w*cell + (w+1)*wall`` by
+``h*cell + (h+1)*wall`` pixels: walls are ``wall`` pixels thick, cells
+``cell`` pixels wide.  PNGs are written by pypng from an iterator of pixel
+rows, so a streamed maze (``EllerStream``) renders in O(width) memory
+however tall it is; only a drawn solution needs the whole grid.
+
+Optional marks: ``start``/``end`` (x of a top-row and a bottom-row cell)
+open the outer wall there; ``path`` (a ``(k, 2)`` array of ``(y, x)``
+cells, as :func:`eller_stream.solve` returns) is drawn in its own colour.
+
+>>> import io, png, eller_stream as es
+>>> grid = es.eller(4, 3, seed=1)
+>>> buf = io.BytesIO()
+>>> es.write_png(buf, grid, cell=3, wall=1)
+>>> w, h, rows, info = png.Reader(bytes=buf.getvalue()).read()
+>>> (w, h) == (4 * 3 + 5, 3 * 3 + 4)
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import BinaryIO
+from xml.sax.saxutils import escape
+
+import numpy as np
+
+from ._kernels import EAST, SOUTH
+from ._validate import check_int
+from .analysis import solve, suggest_endpoints
+from .render import check_rows
+
+__all__ = ["FLOOR", "PALETTE", "PATH", "WALL", "png_rows", "render_image", "svg", "write_png"]
+
+FLOOR, WALL, PATH = 0, 1, 2
+PALETTE = [(255, 255, 255), (24, 24, 32), (220, 40, 40)]
+
+
+def image_size(width: int, height: int, cell: int, wall: int) -> tuple[int, int]:
+    return width * cell + (width + 1) * wall, height * cell + (height + 1) * wall
+
+
+def _check_sizes(cell: int, wall: int) -> tuple[int, int]:
+    return check_int("cell", cell, 1, 1000), check_int("wall", wall, 0, 1000)
+
+
+def _path_masks(path: np.ndarray | None, height: int, width: int) -> tuple[np.ndarray, ...] | None:
+    """Cells on the path and the EAST/SOUTH passages it goes through."""
+    if path is None:
+        return None
+    path = np.asarray(path)
+    if path.ndim != 2 or path.shape[1] != 2 or len(path) == 0:
+        raise ValueError(f"path must be a (k, 2) array of (y, x) cells, got shape {path.shape}")
+    ys, xs = path[:, 0].astype(np.int64), path[:, 1].astype(np.int64)
+    if ys.min() < 0 or ys.max() >= height or xs.min() < 0 or xs.max() >= width:
+        raise ValueError("path has cells outside the grid")
+    on = np.zeros((height, width), bool)
+    on[ys, xs] = True
+    east = np.zeros((height, width), bool)
+    south = np.zeros((height, width), bool)
+    dy, dx = np.diff(ys), np.diff(xs)
+    if (np.abs(dy) + np.abs(dx) != 1).any():
+        raise ValueError("path must step between neighbouring cells")
+    horizontal = dy == 0
+    east[ys[:-1][horizontal], np.minimum(xs[:-1], xs[1:])[horizontal]] = True
+    south[np.minimum(ys[:-1], ys[1:])[~horizontal], xs[:-1][~horizontal]] = True
+    return on, east, south
+
+
+def png_rows(
+    rows: Iterable[np.ndarray],
+    width: int,
+    cell: int = 8,
+    wall: int = 2,
+    start: int | None = None,
+    end: int | None = None,
+    path: np.ndarray | None = None,
+    height: int | None = None,
+) -> Iterator[bytes]:
+    """Pixel rows (palette indices as bytes) of the maze made of ``rows``.
+
+    The last row given is drawn with the bottom wall under it (the end
+    opening, if any, is made there).  ``path`` needs ``height``.
+
+    >>> import eller_stream as es
+    >>> rows = list(es.png_rows(es.eller(2, 1, seed=0), 2, cell=1, wall=1))
+    >>> [list(r) for r in rows]
+    [[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]]
+    """
+    cell, wall = _check_sizes(cell, wall)
+    px_w, _ = image_size(width, 1, cell, wall)
+    masks = None
+    if path is not None:
+        if height is None:
+            raise ValueError("height is needed to draw a path")
+        masks = _path_masks(path, height, width)
+    pitch = cell + wall
+    # column layout: x of each cell's first pixel, and of the wall to its right
+    cell_x = wall + np.arange(width) * pitch
+    inner_cells = cell_x[:, None] + np.arange(cell)  # (width, cell) pixel columns of each cell
+    inner = inner_cells.reshape(-1)
+    gap_x = (cell_x + cell)[:-1]  # first pixel of the wall between cell x and x + 1
+    top = np.full(px_w, WALL, np.uint8)
+    if start is not None:
+        start = check_int("start", start, 0, width - 1)
+        top[cell_x[start] : cell_x[start] + cell] = FLOOR if masks is None else PATH
+    for _ in range(wall):
+        yield top.tobytes()
+    previous = None
+    y = 0
+    for row in rows:
+        if previous is not None:
+            yield from _wall_stripe(previous, y - 1, cell_x, cell, wall, px_w, masks, None)
+        row = check_rows("row", np.asarray(row), width)[0]
+        line = np.full(px_w, WALL, np.uint8)
+        line[inner] = FLOOR
+        line[(gap_x[(row[:-1] & EAST) != 0][:, None] + np.arange(wall)).reshape(-1)] = FLOOR
+        if masks is not None:
+            on, east, _ = masks
+            line[inner_cells[on[y]].reshape(-1)] = PATH
+            line[(gap_x[east[y, :-1]][:, None] + np.arange(wall)).reshape(-1)] = PATH
+        data = line.tobytes()
+        for _ in range(cell):
+            yield data
+        previous = row
+        y += 1
+    if previous is not None:
+        yield from _wall_stripe(previous, y - 1, cell_x, cell, wall, px_w, masks, end, bottom=True)
+
+
+def _wall_stripe(
+    row: np.ndarray,
+    y: int,
+    cell_x: np.ndarray,
+    cell: int,
+    wall: int,
+    px_w: int,
+    masks: tuple[np.ndarray, ...] | None,
+    end: int | None,
+    bottom: bool = False,
+) -> Iterator[bytes]:
+    """The ``wall`` pixel rows under maze row ``row`` (index y)."""
+    line = np.full(px_w, WALL, np.uint8)
+    inner = cell_x[:, None] + np.arange(cell)
+    if not bottom:
+        line[inner[(row & SOUTH) != 0].reshape(-1)] = FLOOR
+        if masks is not None:
+            line[inner[masks[2][y]].reshape(-1)] = PATH
+    elif end is not None:
+        end = check_int("end", end, 0, len(cell_x) - 1)
+        line[cell_x[end] : cell_x[end] + cell] = FLOOR if masks is None else PATH
+    data = line.tobytes()
+    for _ in range(wall):
+        yield data
+
+
+def write_png(
+    target: str | os.PathLike[str] | BinaryIO,
+    rows: Iterable[np.ndarray] | np.ndarray,
+    width: int | None = None,
+    height: int | None = None,
+    cell: int = 8,
+    wall: int = 2,
+    start: int | None = None,
+    end: int | None = None,
+    path: np.ndarray | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> None:
+    """Write a maze as a palette PNG, streaming: ``rows`` may be a grid or
+    any iterable of rows (then give ``width`` and ``height``, the number of
+    rows it yields).  ``progress(done, total)`` is called as rows are drawn.
+
+    >>> import io, eller_stream as es
+    >>> s = es.EllerStream(50, seed=1)
+    >>> rows = (s.finish() if i == 99 else next(s) for i in range(100))
+    >>> out = io.BytesIO()
+    >>> es.write_png(out, rows, width=50, height=100, cell=2, wall=1)
+    >>> out.getvalue()[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+    """
+    import png
+
+    if isinstance(rows, np.ndarray):
+        grid = check_rows("rows", rows)
+        height, width = grid.shape
+        rows = iter(grid)
+    if width is None or height is None:
+        raise ValueError("width and height are needed when rows is not a grid")
+    width = check_int("width", width, 1)
+    height = check_int("height", height, 1)
+    cell, wall = _check_sizes(cell, wall)
+    px_w, px_h = image_size(width, height, cell, wall)
+    counted = _counting(rows, height, progress)
+    pixels = map(_pack2, png_rows(counted, width, cell, wall, start, end, path, height))
+    writer = png.Writer(px_w, px_h, palette=PALETTE, bitdepth=2, compression=6, chunk_limit=1 << 18)
+    if isinstance(target, (str, os.PathLike)):
+        tmp = f"{os.fspath(target)}.part"
+        try:
+            with open(tmp, "wb") as f:
+                writer.write_packed(f, pixels)
+            os.replace(tmp, target)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    else:
+        writer.write_packed(target, pixels)
+
+
+def _pack2(row: bytes) -> bytes:
+    """Palette indices (one byte a pixel) packed four pixels a byte, as a
+    PNG of bit depth 2 stores them (a quarter of the data to compress)."""
+    pixels = np.frombuffer(row, np.uint8)
+    padded = np.zeros(-(-len(pixels) // 4) * 4, np.uint8)
+    padded[: len(pixels)] = pixels
+    quads = padded.reshape(-1, 4)
+    return ((quads[:, 0] << 6) | (quads[:, 1] << 4) | (quads[:, 2] << 2) | quads[:, 3]).tobytes()
+
+
+def _counting(
+    rows: Iterable[np.ndarray], height: int, progress: Callable[[int, int], None] | None
+) -> Iterator[np.ndarray]:
+    done = 0
+    for row in rows:
+        if done == height:
+            raise ValueError(f"rows yields more than height={height} rows")
+        yield row
+        done += 1
+        if progress is not None:
+            progress(done, height)
+    if done != height:
+        raise ValueError(f"rows yields {done} rows, height says {height}")
+
+
+def _runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and ends (exclusive) of the runs of True along the last axis,
+    for a 1-d mask."""
+    padded = np.concatenate([[False], mask, [False]]).astype(np.int8)
+    edges = np.diff(padded)
+    return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+
+
+def svg(
+    grid: np.ndarray,
+    cell: int = 8,
+    wall: int = 2,
+    start: int | None = None,
+    end: int | None = None,
+    path: np.ndarray | None = None,
+) -> str:
+    """The maze as an SVG document: walls as one path of straight runs,
+    the solution (if given) as a polyline through the cell centres.
+
+    >>> import eller_stream as es
+    >>> text = es.svg(es.eller(3, 2, seed=1))
+    >>> text.startswith("<?xml") and "<path" in text
+    True
+    """
+    grid = check_rows("grid", grid)
+    h, w = grid.shape
+    cell, wall = _check_sizes(cell, wall)
+    wall = max(wall, 1)
+    pitch = cell + wall
+    px_w, px_h = image_size(w, h, cell, wall)
+    half = wall / 2
+    d: list[str] = []
+    # horizontal walls on line i (above row i; i == h is the bottom border)
+    for i in range(h + 1):
+        if i == 0 or i == h:
+            mask = np.ones(w, bool)
+            opening = start if i == 0 else end
+            if opening is not None:
+                mask[check_int("start" if i == 0 else "end", opening, 0, w - 1)] = False
+        else:
+            mask = (grid[i - 1] & SOUTH) == 0
+        y = i * pitch + half
+        for a, b in zip(*_runs(mask), strict=False):
+            d.append(f"M{a * pitch:g} {y:g}H{b * pitch + wall:g}")
+    # vertical walls on line j (left of column j; j == w is the right border)
+    for j in range(w + 1):
+        mask = np.ones(h, bool) if j == 0 or j == w else (grid[:, j - 1] & EAST) == 0
+        x = j * pitch + half
+        for a, b in zip(*_runs(mask), strict=False):
+            d.append(f"M{x:g} {a * pitch:g}V{b * pitch + wall:g}")
+    parts = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{px_w}" height="{px_h}" '
+        f'viewBox="0 0 {px_w} {px_h}">',
+        f"<title>{escape(f'maze {w} x {h}')}</title>",
+        f'<rect width="{px_w}" height="{px_h}" fill="rgb{PALETTE[FLOOR]}"/>',
+        f'<path d="{"".join(d)}" stroke="rgb{PALETTE[WALL]}" stroke-width="{wall}" '
+        'stroke-linecap="square" fill="none"/>',
+    ]
+    if path is not None:
+        _path_masks(path, h, w)  # validates
+        centre = wall + cell / 2
+        pts = [(x * pitch + centre, y * pitch + centre) for y, x in np.asarray(path).tolist()]
+        if start is not None and pts:
+            pts.insert(0, (pts[0][0], 0))
+        if end is not None and pts:
+            pts.append((pts[-1][0], px_h))
+        points = " ".join(f"{x:g},{y:g}" for x, y in pts)
+        parts.append(
+            f'<polyline points="{points}" stroke="rgb{PALETTE[PATH]}" '
+            f'stroke-width="{max(1, cell // 2)}" fill="none" stroke-linejoin="round"/>'
+        )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def render_image(
+    target: str | os.PathLike[str],
+    grid: np.ndarray,
+    cell: int = 8,
+    wall: int = 2,
+    endpoints: bool = False,
+    solution: bool = False,
+) -> None:
+    """Write ``grid`` to a ``.png`` or ``.svg`` file (by its extension);
+    ``endpoints`` opens the suggested start and end in the outer wall,
+    ``solution`` (which implies endpoints) draws the path between them.
+
+    >>> import os, tempfile, eller_stream as es
+    >>> folder = tempfile.mkdtemp()
+    >>> es.render_image(os.path.join(folder, "m.svg"), es.eller(5, 5, seed=1), solution=True)
+    >>> os.path.getsize(os.path.join(folder, "m.svg")) > 0
+    True
+    """
+    grid = check_rows("grid", grid)
+    start = end = path = None
+    if endpoints or solution:
+        (_, start), (_, end) = suggest_endpoints(grid)
+    if solution:
+        path = solve(grid, (0, start), (grid.shape[0] - 1, end))
+    ext = os.path.splitext(os.fspath(target))[1].lower()
+    if ext == ".svg":
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(svg(grid, cell, wall, start, end, path))
+    elif ext == ".png":
+        write_png(target, grid, cell=cell, wall=wall, start=start, end=end, path=path)
+    else:
+        raise ValueError(f"target must end in .png or .svg, got {os.fspath(target)!r}")

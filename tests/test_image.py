@@ -1,0 +1,265 @@
+"""PNG and SVG pictures, read back and checked pixel by pixel; tcod interop."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+import tracemalloc
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import png
+import pytest
+
+import eller_stream as es
+
+from naive import EAST, SOUTH
+
+FLOOR, WALL, PATH = 0, 1, 2
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def read_png(data: bytes) -> np.ndarray:
+    w, h, rows, info = png.Reader(bytes=data).read()
+    assert info["palette"][:3] == [(255, 255, 255), (24, 24, 32), (220, 40, 40)]
+    return np.array([list(r) for r in rows], np.uint8)
+
+
+def expected_image(grid, cell, wall, start=None, end=None, path=None):
+    """The picture, painted the slow way: walls everywhere, then each cell,
+    each open passage, the openings and the path."""
+    h, w = grid.shape
+    p = cell + wall
+    img = np.full((h * cell + (h + 1) * wall, w * cell + (w + 1) * wall), WALL, np.uint8)
+
+    def box(y, x):  # pixel slices of cell (y, x)
+        return slice(wall + y * p, wall + y * p + cell), slice(wall + x * p, wall + x * p + cell)
+
+    on = set() if path is None else {tuple(c) for c in path.tolist()}
+    for y in range(h):
+        for x in range(w):
+            ys, xs = box(y, x)
+            img[ys, xs] = PATH if (y, x) in on else FLOOR
+            if grid[y, x] & EAST:
+                both = (y, x) in on and (y, x + 1) in on
+                img[ys, xs.stop : xs.stop + wall] = PATH if both else FLOOR
+            if grid[y, x] & SOUTH:
+                both = (y, x) in on and (y + 1, x) in on
+                img[ys.stop : ys.stop + wall, xs] = PATH if both else FLOOR
+    colour = FLOOR if path is None else PATH
+    if start is not None:
+        img[:wall, box(0, start)[1]] = colour
+    if end is not None:
+        img[-wall:, box(h - 1, end)[1]] = colour
+    return img
+
+
+@pytest.mark.parametrize(
+    ("w", "h", "cell", "wall"), [(1, 1, 1, 1), (7, 5, 3, 1), (12, 9, 4, 2), (2, 11, 1, 0)]
+)
+def test_png_pixels_match_the_grid(w, h, cell, wall):
+    grid = es.eller(w, h, seed=w * h)
+    buf = io.BytesIO()
+    es.write_png(buf, grid, cell=cell, wall=wall)
+    np.testing.assert_array_equal(read_png(buf.getvalue()), expected_image(grid, cell, wall))
+
+
+@pytest.mark.parametrize("algorithm", ["eller", "backtracker", "growing-tree"])
+def test_png_endpoints_and_solution(tmp_path, algorithm):
+    make = {"eller": es.eller, "backtracker": es.backtracker, "growing-tree": es.growing_tree}[algorithm]
+    grid = make(15, 10, seed=3)
+    (_, sx), (_, ex) = es.suggest_endpoints(grid)
+    path = es.solve(grid, (0, sx), (9, ex))
+    target = tmp_path / "m.png"
+    es.render_image(target, grid, cell=4, wall=2, solution=True)
+    img = read_png(target.read_bytes())
+    np.testing.assert_array_equal(img, expected_image(grid, 4, 2, sx, ex, path))
+    # the solution colour covers exactly the path: its cells, passages and two openings
+    assert np.count_nonzero(img == PATH) == len(path) * 16 + (len(path) - 1) * 8 + 2 * 8
+    es.render_image(target, grid, cell=4, wall=2, endpoints=True)
+    img = read_png(target.read_bytes())
+    assert not (img == PATH).any()
+    np.testing.assert_array_equal(img, expected_image(grid, 4, 2, sx, ex))
+    assert (img[0] == FLOOR).sum() == 4 and (img[-1] == FLOOR).sum() == 4  # one opening each
+
+
+def test_streamed_png_equals_whole_grid_png():
+    stream = es.EllerStream(33, seed=5)
+    rows = (stream.finish() if i == 79 else next(stream) for i in range(80))
+    streamed = io.BytesIO()
+    es.write_png(streamed, rows, width=33, height=80, cell=3, wall=1)
+    whole = io.BytesIO()
+    es.write_png(whole, es.eller(33, 80, seed=5), cell=3, wall=1)
+    assert streamed.getvalue() == whole.getvalue()
+
+
+class Sink:
+    """A file that keeps nothing, so that only the rendering's memory counts."""
+
+    def __init__(self) -> None:
+        self.size = 0
+
+    def write(self, data: bytes) -> int:
+        self.size += len(data)
+        return len(data)
+
+
+def peak_streaming(height: int) -> tuple[int, int]:
+    stream = es.EllerStream(100, seed=1)
+    rows = (stream.finish() if i == height - 1 else next(stream) for i in range(height))
+    sink = Sink()
+    tracemalloc.start()
+    es.write_png(sink, rows, width=100, height=height, cell=2, wall=1)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak, sink.size
+
+
+def test_streamed_png_memory_does_not_grow_with_height():
+    small, _ = peak_streaming(4000)
+    tall, written = peak_streaming(40000)
+    image_bytes = (2 * 100 + 101) * (3 * 40000 + 1) // 4  # the 2-bit image, uncompressed
+    assert tall < small + 64 * 1024, (small, tall)
+    assert tall < image_bytes / 4 and written > 0
+
+
+def test_png_row_count_must_match():
+    with pytest.raises(ValueError, match="rows"):
+        es.write_png(io.BytesIO(), iter(es.eller(5, 4, seed=1)), width=5, height=5)
+    with pytest.raises(ValueError, match="height"):
+        es.write_png(io.BytesIO(), iter(es.eller(5, 4, seed=1)), width=5)
+    with pytest.raises(ValueError, match="cell"):
+        es.write_png(io.BytesIO(), es.eller(5, 4, seed=1), cell=0)
+    with pytest.raises(ValueError, match="path"):
+        es.write_png(io.BytesIO(), es.eller(5, 4, seed=1), path=np.array([[0, 0], [1, 1]]))
+    with pytest.raises(ValueError, match="png or .svg"):
+        es.render_image("maze.gif", es.eller(5, 4, seed=1))
+
+
+def svg_walls(text: str) -> set[tuple]:
+    """Unit wall segments drawn by the SVG's wall path, in cell coordinates."""
+    root = ET.fromstring(text)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    d = root.find("s:path", ns).get("d")
+    pitch = 5  # cell 4 + wall 1
+    segments = set()
+    for x, y, kind, to in re.findall(r"M([\d.]+) ([\d.]+)([HV])([\d.]+)", d):
+        x, y, to = float(x), float(y), float(to)
+        if kind == "H":
+            line = round((y - 0.5) / pitch)
+            for c in range(round(x / pitch), round((to - 1) / pitch)):
+                segments.add(("h", line, c))
+        else:
+            line = round((x - 0.5) / pitch)
+            for c in range(round(y / pitch), round((to - 1) / pitch)):
+                segments.add(("v", line, c))
+    return segments
+
+
+def test_svg_parses_and_draws_the_grid_walls():
+    grid = es.growing_tree(9, 7, "random", seed=2)
+    (_, sx), (_, ex) = es.suggest_endpoints(grid)
+    path = es.solve(grid, (0, sx), (6, ex))
+    text = es.svg(grid, cell=4, wall=1, start=sx, end=ex, path=path)
+    root = ET.fromstring(text)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    expected = set()
+    for i in range(8):  # horizontal lines
+        for x in range(9):
+            if i in (0, 7):
+                opening = (i == 0 and x == sx) or (i == 7 and x == ex)
+                if not opening:
+                    expected.add(("h", i, x))
+            elif not grid[i - 1, x] & SOUTH:
+                expected.add(("h", i, x))
+    for j in range(10):
+        for y in range(7):
+            if j in (0, 9) or not grid[y, j - 1] & EAST:
+                expected.add(("v", j, y))
+    assert svg_walls(text) == expected
+    points = root.find("{http://www.w3.org/2000/svg}polyline").get("points").split()
+    assert len(points) == len(path) + 2
+
+
+def test_tcod_pathfinding_agrees_with_solve():
+    tcod_path = pytest.importorskip("tcod.path")
+    for make in (lambda: es.eller(30, 20, seed=4), lambda: es.backtracker(30, 20, seed=4)):
+        grid = make()
+        tiles = es.tiles(grid)
+        cost = (~tiles).astype(np.int32)  # floor 1, wall 0 (blocked)
+        (sy, sx), (ey, ex) = es.suggest_endpoints(grid)
+        ours = es.solve(grid, (sy, sx), (ey, ex))
+        theirs = tcod_path.path2d(
+            cost,
+            start_points=[(2 * sy + 1, 2 * sx + 1)],
+            end_points=[(2 * ey + 1, 2 * ex + 1)],
+            cardinal=1,
+            diagonal=0,
+        )
+        assert len(theirs) == 2 * (len(ours) - 1) + 1
+        np.testing.assert_array_equal(theirs[::2], 2 * ours + 1)  # the same cells, in order
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "eller_stream", *args], capture_output=True, env=ENV, timeout=120, check=False
+    )
+
+
+def test_cli_render_png_and_svg(tmp_path):
+    out = cli(
+        "render", "-o", str(tmp_path / "a.png"), "--width", "12", "--rows", "8", "--seed", "7", "--cell", "3"
+    )
+    assert out.returncode == 0 and out.stderr == b"" and out.stdout == b""
+    img = read_png((tmp_path / "a.png").read_bytes())
+    np.testing.assert_array_equal(img, expected_image(es.eller(12, 8, seed=7), 3, 2))
+    out = cli("render", "-o", str(tmp_path / "b.png"), "--algorithm", "growing-tree", "--strategy", "random",
+              "--width", "12", "--rows", "8", "--seed", "7", "--solution")  # fmt: skip
+    assert out.returncode == 0
+    img = read_png((tmp_path / "b.png").read_bytes())
+    assert (img == PATH).any() and (img[0] == PATH).any() and (img[-1] == PATH).any()
+    out = cli(
+        "render", "-o", str(tmp_path / "c.svg"), "--algorithm", "backtracker", "--endpoints", "--seed", "1"
+    )
+    assert out.returncode == 0
+    ET.parse(tmp_path / "c.svg")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-o", "maze.gif"],
+        ["-o", "/nonexistent/dir/m.png"],
+        ["-o", "m.png", "--width", "0"],
+        ["-o", "m.png", "--cell", "0"],
+        ["-o", "m.png", "--algorithm", "prim"],
+        ["-o", "m.png", "--algorithm", "growing-tree", "--strategy", "sideways"],
+        [],
+    ],
+)
+def test_cli_render_bad_arguments(tmp_path, args):
+    out = subprocess.run(
+        [sys.executable, "-m", "eller_stream", "render", *args],
+        capture_output=True,
+        env=ENV,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert out.returncode == 2 and out.stdout == b""
+    assert len(out.stderr.decode().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_bar(capsys):
+    from eller_stream.cli import _Progress
+
+    bar = _Progress()
+    bar(1, 10)
+    bar(10, 10)
+    err = capsys.readouterr().err
+    assert "rendering [" in err and "100%" in err and err.endswith("\n")
