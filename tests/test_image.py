@@ -24,7 +24,7 @@ ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPAT
 
 
 def read_png(data: bytes) -> np.ndarray:
-    w, h, rows, info = png.Reader(bytes=data).read()
+    _w, _h, rows, info = png.Reader(bytes=data).read()
     assert info["palette"][:3] == [(255, 255, 255), (24, 24, 32), (220, 40, 40)]
     return np.array([list(r) for r in rows], np.uint8)
 
@@ -136,7 +136,7 @@ def test_png_row_count_must_match():
         es.write_png(io.BytesIO(), es.eller(5, 4, seed=1), cell=0)
     with pytest.raises(ValueError, match="path"):
         es.write_png(io.BytesIO(), es.eller(5, 4, seed=1), path=np.array([[0, 0], [1, 1]]))
-    with pytest.raises(ValueError, match="png or .svg"):
+    with pytest.raises(ValueError, match=r"png or \.svg"):
         es.render_image("maze.gif", es.eller(5, 4, seed=1))
 
 
