@@ -6,7 +6,8 @@ and resumed (the stream's checkpoint plus the rows on screen).
 
     python examples/endless_level.py                 # a window: arrows move, A autoplay, S save, Esc quits
     python examples/endless_level.py --resume level.npz
-    SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy python examples/endless_level.py --frames 300 --screenshot shot.png
+    SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
+        python examples/endless_level.py --frames 300 --screenshot shot.png
 
 With --frames the player walks by itself (autoplay) and the program stops
 after that many frames, printing a JSON summary on stdout.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import collections
 import hashlib
+import itertools
 import json
 import os
 import sys
@@ -152,11 +154,11 @@ def draw(screen, level: Level) -> None:
     import pygame
 
     tiles = es.tiles(level.grid())[1:]  # the window's top edge is not a wall
-    image = np.empty(tiles.shape + (3,), np.uint8)
+    image = np.empty((*tiles.shape, 3), np.uint8)
     image[:] = COLOURS["floor"]
     image[tiles] = COLOURS["wall"]
     trail = [level.player, *level.plan]
-    for (y0, x0), (y1, x1) in zip(trail, trail[1:]):  # the planned cells and the passages between
+    for (y0, x0), (y1, x1) in itertools.pairwise(trail):  # the planned cells and the passages between
         image[2 * (y1 - level.top), 2 * x1 + 1] = COLOURS["plan"]
         image[y0 + y1 - 2 * level.top, x0 + x1 + 1] = COLOURS["plan"]
     py, px = level.player
