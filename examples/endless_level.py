@@ -6,8 +6,7 @@ and resumed (the stream's checkpoint plus the rows on screen).
 
     python examples/endless_level.py                 # a window: arrows move, A autoplay, S save, Esc quits
     python examples/endless_level.py --resume level.npz
-    SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
-        python examples/endless_level.py --frames 300 --screenshot shot.png
+    SDL_VIDEODRIVER=dummy python examples/endless_level.py --frames 300 --screenshot shot.png
 
 With --frames the player walks by itself (autoplay) and the program stops
 after that many frames, printing a JSON summary on stdout.
