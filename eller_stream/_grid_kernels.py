@@ -29,6 +29,13 @@ NEWEST, OLDEST, RANDOM, MIDDLE = 0, 1, 2, 3
 
 
 @_njit(inline="always")
+def _U(i: int) -> np.uint64:
+    """An index known to be >= 0, as unsigned: numba then skips the code
+    that wraps negative indices around (a few instructions per access)."""
+    return _U64(i)
+
+
+@_njit(inline="always")
 def _draw(key: np.uint64, counter: np.uint64) -> np.uint64:
     return mix64(key + counter * _GOLDEN)
 
@@ -55,7 +62,7 @@ def _carve(grid: np.ndarray, i: int, d: int, width: int) -> int:
     n = _step(i, d, width)
     own = d & 1  # south and east walls belong to cell i, north and west to n
     target = n + (i - n) * own
-    grid[target] |= np.uint8(2 - (d >> 1))  # SOUTH for north/south, EAST for west/east
+    grid[_U(target)] |= np.uint8(2 - (d >> 1))  # SOUTH for north/south, EAST for west/east
     return n
 
 
@@ -88,18 +95,18 @@ def _unvisited(
     down = np.int64(y < height - 1)
     left = np.int64(x > 0)
     right = np.int64(x < width - 1)
-    up &= np.int64((grid[i - width * up] & VISITED) == 0)
-    down &= np.int64((grid[i + width * down] & VISITED) == 0)
-    left &= np.int64((grid[i - left] & VISITED) == 0)
-    right &= np.int64((grid[i + right] & VISITED) == 0)
+    up &= np.int64((grid[_U(i - width * up)] & VISITED) == 0)
+    down &= np.int64((grid[_U(i + width * down)] & VISITED) == 0)
+    left &= np.int64((grid[_U(i - left)] & VISITED) == 0)
+    right &= np.int64((grid[_U(i + right)] & VISITED) == 0)
     k = 0
-    dirs[k] = 0
+    dirs[_U(k)] = 0
     k += up
-    dirs[k] = 1
+    dirs[_U(k)] = 1
     k += down
-    dirs[k] = 2
+    dirs[_U(k)] = 2
     k += left
-    dirs[k] = 3
+    dirs[_U(k)] = 3
     k += right
     return k
 
@@ -108,6 +115,56 @@ def _unvisited(
 def clear_state(grid: np.ndarray) -> None:
     for i in range(grid.shape[0]):
         grid[i] &= 3
+
+
+@_njit
+def growing_tree_random(grid: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64) -> int:
+    """Growing Tree picking at random only (randomized Prim).
+
+    The active cells form a dense list (order does not matter): a dead end
+    swaps the last cell into its slot.  Whether the picked cell can still
+    carve is a coin flip to the processor, so both outcomes are computed and
+    selected without a branch, and the cell the next step will most likely
+    pick is touched one step early, so that its memory is already on its way.
+    ``active``: one int32 per cell, plus one.  Returns a value to keep the
+    early reads from being optimised away.
+    """
+    key = _U64(key)
+    counter = _U64(0)
+    divider = _divider(width)
+    dirs = np.empty(5, np.int64)
+    start = _below(_draw(key, counter), width * height)
+    counter += _U64(1)
+    grid[start] |= VISITED
+    active[0] = start
+    tail = 1
+    sink = 0
+    while tail > 0:
+        bits = _draw(key, counter)
+        counter += _U64(1)
+        product = (bits >> _U64(32)) * _U64(tail)
+        j = np.int64(product >> _U64(32))
+        choice = product << _U64(32)
+        # the list changes by one cell before the next pick: this guess is
+        # the next cell, or its neighbour in the list
+        guess = np.int64(((_draw(key, counter) >> _U64(32)) * _U64(tail)) >> _U64(32))
+        sink += grid[_U(active[_U(guess)])]
+        c = np.int64(active[_U(j)])
+        k = _unvisited(grid, c, width, height, divider, dirs)
+        grow = np.int64(k > 0)
+        d = dirs[_below(choice, k + 1 - grow)]  # k == 0: any direction, unused
+        n = _sel(grow, _step(c, d, width), c)  # no carving: the writes below rewrite c as it is
+        here = np.int64(grid[_U(c)])
+        ahead = np.int64(grid[_U(n)])
+        own = np.int64(d & 1)  # the south and east walls belong to c, north and west to n
+        flag = (2 - (d >> 1)) * grow
+        grid[_U(c)] = here | (flag * own)
+        grid[_U(n)] = _sel(grow, ahead | VISITED | (flag * (1 - own)), here | (flag * own))
+        last = active[_U(tail - 1)]
+        active[_U(_sel(grow, tail, j))] = _sel(grow, n, last)
+        tail += 2 * grow - 1
+    clear_state(grid)
+    return sink
 
 
 @_njit
@@ -179,7 +236,7 @@ def growing_tree(
         else:
             j = g0 - 1
             choice = bits
-        c = active[j]
+        c = np.int64(active[_U(j)])
         if c < 0:  # a tombstone: sweep it away if it ends a part, and pick again
             if j == g0 - 1:
                 g0 -= 1
@@ -270,12 +327,12 @@ def backtracker(grid: np.ndarray, width: int, height: int, key: np.uint64) -> No
             d = dirs[_below(_draw(key, counter), k)]
             counter += _U64(1)
             n = _carve(grid, cur, d, width)
-            grid[n] |= VISITED | ((d ^ 1) << PARENT_SHIFT)
+            grid[_U(n)] |= VISITED | ((d ^ 1) << PARENT_SHIFT)
             cur = n
         elif cur == start:
             break
         else:
-            cur = _step(cur, (grid[cur] >> PARENT_SHIFT) & 3, width)
+            cur = _step(cur, (grid[_U(cur)] >> PARENT_SHIFT) & 3, width)
     clear_state(grid)
 
 
@@ -318,11 +375,11 @@ def walk(cells: np.ndarray, width: int, height: int, source: int, target: int, r
         has_down = np.int64(y < height - 1)
         has_left = np.int64(x > 0)
         has_right = np.int64(x < width - 1)
-        here = np.int64(cells[cur])
-        above = np.int64(cells[cur - width * has_up])
-        below = np.int64(cells[cur + width * has_down])
-        before = np.int64(cells[cur - has_left])
-        after = np.int64(cells[cur + has_right])
+        here = np.int64(cells[_U(cur)])
+        above = np.int64(cells[_U(cur - width * has_up)])
+        below = np.int64(cells[_U(cur + width * has_down)])
+        before = np.int64(cells[_U(cur - has_left)])
+        after = np.int64(cells[_U(cur + has_right)])
         # open and not visited: (flag bit set) and (visited bit clear)
         up = has_up & (above >> 1) & ~(above >> 2)
         down = has_down & (here >> 1) & ~(below >> 2)
@@ -342,7 +399,7 @@ def walk(cells: np.ndarray, width: int, height: int, source: int, target: int, r
         ahead = _sel(
             np.int64(d == 0), above, _sel(np.int64(d == 1), below, _sel(np.int64(d == 2), before, after))
         )
-        cells[_sel(forward, nxt, scratch)] = ahead | VISITED | ((d ^ 1) << PARENT_SHIFT)
+        cells[_U(_sel(forward, nxt, scratch))] = ahead | VISITED | ((d ^ 1) << PARENT_SHIFT)
         cur = nxt
         y += sign * vertical
         x += sign * (1 - vertical)
@@ -400,32 +457,105 @@ def bfs_farthest(
         left_i = cur - has_left
         down_i = cur + width * np.int64(y < height - 1)
         right_i = cur + np.int64(x < width - 1)
-        above = np.int64(cells[up_i])
-        before = np.int64(cells[left_i])
-        below = np.int64(cells[down_i])
-        after = np.int64(cells[right_i])
+        above = np.int64(cells[_U(up_i)])
+        before = np.int64(cells[_U(left_i)])
+        below = np.int64(cells[_U(down_i)])
+        after = np.int64(cells[_U(right_i)])
         # A passage leads to each of these; enqueue the ones not reached yet.
         # Plain stores of bytes read above (no read-modify-write): the ones
         # not taken all land in the scratch byte without waiting on each other.
         ok = has_up & (above >> 1) & ~(above >> 2) & 1
-        queue[tail] = up_i
-        cells[_sel(ok, up_i, scratch)] = above | VISITED
+        queue[_U(tail)] = up_i
+        cells[_U(_sel(ok, up_i, scratch))] = above | VISITED
         tail += ok
         ok = (here >> 1) & ~(below >> 2) & 1
-        queue[tail] = down_i
-        cells[_sel(ok, down_i, scratch)] = below | VISITED
+        queue[_U(tail)] = down_i
+        cells[_U(_sel(ok, down_i, scratch))] = below | VISITED
         tail += ok
         ok = has_left & before & ~(before >> 2) & 1
-        queue[tail] = left_i
-        cells[_sel(ok, left_i, scratch)] = before | VISITED
+        queue[_U(tail)] = left_i
+        cells[_U(_sel(ok, left_i, scratch))] = before | VISITED
         tail += ok
         ok = here & ~(after >> 2) & 1
-        queue[tail] = right_i
-        cells[_sel(ok, right_i, scratch)] = after | VISITED
+        queue[_U(tail)] = right_i
+        cells[_U(_sel(ok, right_i, scratch))] = after | VISITED
         tail += ok
     result[0] = best_x
     result[1] = best
     result[2] = tail
+    return result
+
+
+@_njit
+def bfs_tree(
+    grid: np.ndarray, parent: np.ndarray, queue: np.ndarray, width: int, height: int, source: int, row: int
+) -> np.ndarray:
+    """Breadth-first distances from ``source`` in a maze that is a tree.
+
+    In a tree the only neighbour already reached is the parent, so no cell
+    needs a visited mark: ``grid`` (flat flags) is only read, and
+    ``parent`` (one byte per cell plus a scratch byte) receives, for each
+    cell reached, the direction back to its parent.  Reads never wait on
+    recent writes, which keeps the steps overlapping.  ``queue`` needs one
+    int32 per cell plus 4.  Returns [x of the farthest cell on ``row`` (the
+    leftmost of ties), its distance, cells reached, 1 if the walk stayed a
+    tree (else 0: a loop was found, the caller must use :func:`bfs_farthest`)].
+    """
+    result = np.full(4, -1, np.int64)
+    divider = _divider(width)
+    n_cells = width * height
+    scratch = n_cells
+    parent[source] = 4  # no parent
+    queue[0] = source
+    head = 0
+    tail = 1
+    level_end = 1
+    depth = 0
+    best = -1
+    best_x = -1
+    tree = 1
+    while head < tail:
+        if head == level_end:
+            depth += 1
+            level_end = tail
+        if tail > n_cells:  # more cells than the grid has: there is a loop
+            tree = 0
+            break
+        cur = np.int64(queue[_U(head)])
+        head += 1
+        y = _row_of(cur, divider)
+        x = cur - y * width
+        better = np.int64(y == row) & (
+            np.int64(depth > best) | (np.int64(depth == best) & np.int64(x < best_x))
+        )
+        best = _sel(better, depth, best)
+        best_x = _sel(better, x, best_x)
+        here = np.int64(grid[_U(cur)])
+        back = np.int64(parent[_U(cur)])
+        has_up = np.int64(y > 0)
+        has_left = np.int64(x > 0)
+        up_i = cur - width * has_up
+        left_i = cur - has_left
+        ok = has_up & (np.int64(grid[_U(up_i)]) >> 1) & np.int64(back != 0) & 1
+        queue[_U(tail)] = up_i
+        parent[_U(_sel(ok, up_i, scratch))] = 1
+        tail += ok
+        ok = np.int64(y < height - 1) & (here >> 1) & np.int64(back != 1) & 1
+        queue[_U(tail)] = cur + width
+        parent[_U(_sel(ok, cur + width, scratch))] = 0
+        tail += ok
+        ok = has_left & np.int64(grid[_U(left_i)]) & np.int64(back != 2) & 1
+        queue[_U(tail)] = left_i
+        parent[_U(_sel(ok, left_i, scratch))] = 3
+        tail += ok
+        ok = np.int64(x < width - 1) & here & np.int64(back != 3) & 1
+        queue[_U(tail)] = cur + 1
+        parent[_U(_sel(ok, cur + 1, scratch))] = 2
+        tail += ok
+    result[0] = best_x
+    result[1] = best
+    result[2] = min(tail, n_cells)
+    result[3] = tree
     return result
 
 
@@ -454,49 +584,35 @@ def path_length(mark: np.ndarray, width: int, source: int, target: int) -> int:
 
 
 @_njit
-def grid_metrics(grid: np.ndarray, width: int, height: int, run: np.ndarray) -> np.ndarray:
-    """Counts over a 2-d grid: [deg0..deg4, straight, turns, east, south,
-    horizontal runs, horizontal run passages, vertical runs, vertical run
-    passages, bad bits].  ``run`` is scratch of ``width`` int64."""
-    out = np.zeros(14, np.int64)
-    for x in range(width):
-        run[x] = 0
+def grid_metrics(grid: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Counts over a 2-d grid, without a branch per cell: [cells with 0..4
+    passages, straight corridors, turns, EAST, SOUTH, straight runs
+    (horizontal and vertical: a run starts where a passage does not
+    continue one), flags that leave the grid or unknown bits]."""
+    deg0 = deg1 = deg2 = deg3 = deg4 = straight = east = south = starts = bad = 0
     for y in range(height):
-        hrun = 0
         for x in range(width):
-            v = grid[y, x]
-            e = (v & 1) != 0 and x < width - 1
-            s = (v & 2) != 0 and y < height - 1
-            wv = x > 0 and (grid[y, x - 1] & 1) != 0
-            nv = y > 0 and (grid[y - 1, x] & 2) != 0
-            if v > 3 or (v & 1 and x == width - 1) or (v & 2 and y == height - 1):
-                out[13] += 1
-            deg = np.int64(e) + np.int64(s) + np.int64(wv) + np.int64(nv)
-            out[deg] += 1
-            if deg == 2:
-                if (e and wv) or (s and nv):
-                    out[5] += 1
-                else:
-                    out[6] += 1
-            if e:
-                out[7] += 1
-                hrun += 1
-            elif hrun:
-                out[9] += 1
-                out[10] += hrun
-                hrun = 0
-            if s:
-                out[8] += 1
-                run[x] += 1
-            elif run[x]:
-                out[11] += 1
-                out[12] += run[x]
-                run[x] = 0
-        if hrun:
-            out[9] += 1
-            out[10] += hrun
-    for x in range(width):
-        if run[x]:
-            out[11] += 1
-            out[12] += run[x]
+            v = np.int64(grid[y, x])
+            e = (v & 1) & np.int64(x < width - 1)
+            s = ((v >> 1) & 1) & np.int64(y < height - 1)
+            w = (np.int64(grid[y, _U(x - 1)]) & 1) & np.int64(x > 0) if x > 0 else 0
+            n = (np.int64(grid[_U(y - 1), x]) >> 1) & 1 if y > 0 else 0
+            bad += (
+                np.int64(v > 3)
+                | ((v & 1) & np.int64(x == width - 1))
+                | ((v >> 1) & np.int64(y == height - 1))
+            )
+            deg = e + s + w + n
+            deg0 += np.int64(deg == 0)
+            deg1 += np.int64(deg == 1)
+            deg2 += np.int64(deg == 2)
+            deg3 += np.int64(deg == 3)
+            deg4 += np.int64(deg == 4)
+            straight += np.int64(deg == 2) & ((e & w) | (s & n))
+            east += e
+            south += s
+            starts += (e & (w ^ 1)) + (s & (n ^ 1))
+    out = np.zeros(11, np.int64)
+    out[0], out[1], out[2], out[3], out[4] = deg0, deg1, deg2, deg3, deg4
+    out[5], out[6], out[7], out[8], out[9], out[10] = straight, deg2 - straight, east, south, starts, bad
     return out

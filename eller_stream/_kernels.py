@@ -148,8 +148,8 @@ def eller_rows(
             xx = np.int64(x)
             x1 = xx + 1
             x2 = xx + 2
-            r1 = np.int64(right[x1])
-            l2 = np.int64(left[x2])
+            r1 = np.int64(right[np.uint64(x1)])  # unsigned: no negative-index wrap code
+            l2 = np.int64(left[np.uint64(x2)])
             # East wall: join x's set A with x+1's set B if they differ.
             a = l1  # previous cell of B
             b = rx  # next cell of A
@@ -173,7 +173,7 @@ def eller_rows(
             r1 = _sel(close & np.int64(lx == x1), rx, r1)
             l1 = _sel(close & np.int64(rx == x1), lx, l1)
             l2 = _sel(close & np.int64(rx == x2), lx, l2)
-            row[x] = np.uint8(join | ((close ^ 1) << 1))
+            row[np.uint64(xx)] = np.uint8(join | ((close ^ 1) << 1))
             lx = l1
             rx = r1
             l1 = l2

@@ -122,17 +122,25 @@ def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.
     return out
 
 
+def _farthest(grid: np.ndarray, source: int, row: int) -> tuple[int, int]:
+    """(x, distance) of the cell of ``row`` farthest from ``source``."""
+    h, w = grid.shape
+    flat = grid.reshape(-1)
+    queue = np.empty(h * w + 4, np.int32)
+    found = g.bfs_tree(flat, np.empty(h * w + 1, np.uint8), queue, w, h, source, row)
+    if not found[3]:  # a loop: fall back to marking visited cells
+        found = g.bfs_farthest(_walk_cells(grid), queue, w, h, source, row)
+    return int(found[0]), int(found[1])
+
+
 def _endpoints(grid: np.ndarray) -> tuple[tuple[int, int], tuple[int, int], int]:
     """Suggested endpoints and the length (cells) of the path between them."""
     h, w = grid.shape
-    cells = _walk_cells(grid)
-    queue = np.empty(h * w + 4, np.int32)
-    end_x = int(g.bfs_farthest(cells, queue, w, h, 0, h - 1)[0])
+    end_x, _ = _farthest(grid, 0, h - 1)
     if end_x < 0:
         raise ValueError("grid is not connected: no bottom-row cell can be reached from (0, 0)")
-    np.bitwise_and(grid.reshape(-1), EAST | SOUTH, out=cells[:-1])
-    found = g.bfs_farthest(cells, queue, w, h, (h - 1) * w + end_x, 0)
-    return (0, int(found[0])), (h - 1, end_x), int(found[1]) + 1
+    start_x, distance = _farthest(grid, (h - 1) * w + end_x, 0)
+    return (0, start_x), (h - 1, end_x), distance + 1
 
 
 def suggest_endpoints(grid: np.ndarray) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -175,10 +183,10 @@ def metrics(grid: np.ndarray) -> dict[str, Any]:
     """
     grid = _check_grid(grid)
     h, w = grid.shape
-    c = g.grid_metrics(grid, w, h, np.empty(w, np.int64))
+    c = g.grid_metrics(grid, w, h)
     cells = h * w
     corridors = int(c[5] + c[6])
-    runs = int(c[9] + c[11])
+    runs = int(c[9])
     _, _, solution = _endpoints(grid)
     return {
         "cells": cells,
@@ -191,7 +199,7 @@ def metrics(grid: np.ndarray) -> dict[str, Any]:
         "crossroads_fraction": float(c[4]) / cells,
         "straight_fraction": float(c[5]) / corridors if corridors else 0.0,
         "turn_fraction": float(c[6]) / corridors if corridors else 0.0,
-        "mean_straight_run": float(c[10] + c[12]) / runs if runs else 0.0,
+        "mean_straight_run": float(c[7] + c[8]) / runs if runs else 0.0,
         "horizontal_vertical_ratio": float(c[7]) / float(c[8]) if c[8] else float("inf"),
         "solution_length": solution,
         "solution_ratio": solution / (w + h),
