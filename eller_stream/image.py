@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO
-from xml.sax.saxutils import escape
 
 import numpy as np
 
@@ -288,7 +287,7 @@ def svg(
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{px_w}" height="{px_h}" '
         f'viewBox="0 0 {px_w} {px_h}">',
-        f"<title>{escape(f'maze {w} x {h}')}</title>",
+        f"<title>maze {w} x {h}</title>",
         f'<rect width="{px_w}" height="{px_h}" fill="rgb{PALETTE[FLOOR]}"/>',
         f'<path d="{"".join(d)}" stroke="rgb{PALETTE[WALL]}" stroke-width="{wall}" '
         'stroke-linecap="square" fill="none"/>',
