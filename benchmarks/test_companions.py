@@ -54,17 +54,22 @@ def test_metrics(per_cell, algorithm, n):
 
 
 PEAK_SCRIPT = r"""
-import resource, sys
+import sys
 import eller_stream as es
-es.backtracker(64, 64, 0)  # load the kernel
-def rss():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * 4096
-before = rss()
+es.backtracker(64, 64, 0)  # load (or compile) the kernel first: its memory is not the maze's
+
+def status(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field):
+                return int(line.split()[1]) * 1024
+
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")  # reset the peak (VmHWM) to the current resident size
+before = status("VmRSS:")
 n = int(sys.argv[1])
 grid = es.backtracker(n, n, 1)
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-print(before, peak, grid.nbytes)
+print(before, status("VmHWM:"), grid.nbytes)
 """
 
 

@@ -167,6 +167,21 @@ def growing_tree_random(grid: np.ndarray, active: np.ndarray, width: int, height
     return sink
 
 
+@_njit(inline="always")
+def _drop_end(j: int, head: int, g0: int, g1: int, tail: int) -> tuple[int, int, int, int, int]:
+    """Remove slot j of the gap buffer if it ends one of the two parts:
+    the new (head, g0, g1, tail) and 1 if it did, else the same and 0."""
+    if j == g0 - 1:
+        return head, g0 - 1, g1, tail, 1
+    if j == g1:
+        return head, g0, g1 + 1, tail, 1
+    if j == head:
+        return head + 1, g0, g1, tail, 1
+    if j == tail - 1:
+        return head, g0, g1, tail - 1, 1
+    return head, g0, g1, tail, 0
+
+
 @_njit
 def growing_tree(
     grid: np.ndarray,
@@ -183,11 +198,11 @@ def growing_tree(
     ``active[g1:tail]`` with the gap kept at the middle, so that the newest
     (``tail - 1``), oldest (``head``) and middle (``g0 - 1``) cells are each
     one step away and removing them costs O(1).  Random picks are uniform
-    over both parts; when random is mixed with an ordered strategy a cell it
-    removes becomes a tombstone (-1), skipped by the other picks and swept
-    out when tombstones outnumber live cells; alone, it swaps the last cell
-    into the hole.  ``cumulative`` holds the weights [newest, oldest,
-    random, middle] as cumulative thresholds on 32 bits.
+    over both parts; a cell they remove from inside a part becomes a
+    tombstone (-1), skipped by the other picks and swept out when tombstones
+    outnumber live cells.  (Random alone has its own kernel,
+    :func:`growing_tree_random`.)  ``cumulative`` holds the weights [newest,
+    oldest, random, middle] as cumulative thresholds on 32 bits.
     """
     key = _U64(key)
     counter = _U64(0)
@@ -196,8 +211,6 @@ def growing_tree(
     divider = _divider(width)
     dirs = np.empty(5, np.int64)
     low = _U64(0xFFFFFFFF)
-    mixed = cumulative[0] > 0 or cumulative[1] > cumulative[0] or cumulative[3] > cumulative[2]
-    swap_remove = not mixed  # random alone: order does not matter
     use_middle = cumulative[3] > cumulative[2]
     pick_newest, pick_oldest, pick_random = cumulative[0], cumulative[1], cumulative[2]
     start = _below(_draw(key, counter), n_cells)
@@ -238,17 +251,8 @@ def growing_tree(
             choice = bits
         c = np.int64(active[_U(j)])
         if c < 0:  # a tombstone: sweep it away if it ends a part, and pick again
-            if j == g0 - 1:
-                g0 -= 1
-            elif j == g1:
-                g1 += 1
-            elif j == head:
-                head += 1
-            elif j == tail - 1:
-                tail -= 1
-            else:
-                continue
-            dead -= 1
+            head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
+            dead -= dropped
         else:
             k = _unvisited(grid, c, width, height, divider, dirs)
             if k > 0:
@@ -264,21 +268,8 @@ def growing_tree(
                 live += 1
             else:
                 live -= 1
-                if j == g0 - 1:
-                    g0 -= 1
-                elif j == g1:
-                    g1 += 1
-                elif j == head:
-                    head += 1
-                elif j == tail - 1:
-                    tail -= 1
-                elif swap_remove:  # move the last cell into the hole
-                    if tail == g1:
-                        tail = g0
-                        g1 = g0
-                    active[j] = active[tail - 1]
-                    tail -= 1
-                else:
+                head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
+                if not dropped:  # a random pick inside a part: leave a tombstone
                     active[j] = -1
                     dead += 1
                     if dead > live + 64:  # sweep the tombstones, keeping the order

@@ -102,6 +102,17 @@ def _sel(c: int, a: int, b: int) -> int:
     return b ^ ((a ^ b) & -c)
 
 
+@_njit(inline="always")
+def _leave(left: np.ndarray, right: np.ndarray, x: int, lx: int, rx: int, close: int, scratch: int) -> None:
+    """If ``close``, take cell x (neighbours lx, rx in its list) out of its
+    set's list and make it a set of its own; else write only to scratch."""
+    right[np.uint64(_sel(close, lx, scratch))] = rx
+    left[np.uint64(_sel(close, rx, scratch))] = lx
+    i = np.uint64(_sel(close, x, scratch))
+    left[i] = x
+    right[i] = x
+
+
 @_njit
 def eller_init(left: np.ndarray, right: np.ndarray) -> None:
     """First row: every cell in a set of its own."""
@@ -165,11 +176,7 @@ def eller_rows(
             l2 = _sel(join & np.int64(b == x2), a, l2)
             # South wall: close it (x leaves its set) unless x is alone.
             close = np.int64(lx != xx) & np.int64((bits >> _S32) >= open_below)
-            right[np.uint64(_sel(close, lx, scratch))] = rx
-            left[np.uint64(_sel(close, rx, scratch))] = lx
-            i = np.uint64(_sel(close, xx, scratch))
-            left[i] = xx
-            right[i] = xx
+            _leave(left, right, xx, lx, rx, close, scratch)
             r1 = _sel(close & np.int64(lx == x1), rx, r1)
             l1 = _sel(close & np.int64(rx == x1), lx, l1)
             l2 = _sel(close & np.int64(rx == x2), lx, l2)
@@ -182,11 +189,7 @@ def eller_rows(
         counter += _U64(1)
         xx = np.int64(last)
         close = np.int64(lx != xx) & np.int64((bits >> _S32) >= open_below)
-        right[np.uint64(_sel(close, lx, scratch))] = rx
-        left[np.uint64(_sel(close, rx, scratch))] = lx
-        i = np.uint64(_sel(close, xx, scratch))
-        left[i] = xx
-        right[i] = xx
+        _leave(left, right, xx, lx, rx, close, scratch)
         row[last] = np.uint8((close ^ 1) << 1)
     return counter
 
