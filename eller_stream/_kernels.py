@@ -59,10 +59,18 @@ def mix64(z: np.uint64) -> np.uint64:
     return z ^ (z >> _S31)
 
 
-@_njit
-def seed_key(seed: np.uint64) -> np.uint64:
-    """Turn a user seed into the generator key."""
-    return mix64(mix64(_U64(seed) + _GOLDEN) ^ _U64(0x656C6C6572))
+def _mix64_int(z: int) -> int:
+    """mix64 on Python ints (for the few calls made outside kernels)."""
+    mask = 2**64 - 1
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
+def seed_key(seed: int) -> np.uint64:
+    """Turn a user seed into the generator key.  Plain Python, so that a new
+    stream does not have to load a compiled function before its first row."""
+    return np.uint64(_mix64_int(_mix64_int((int(seed) + 0x9E3779B97F4A7C15) & (2**64 - 1)) ^ 0x656C6C6572))
 
 
 @_njit
@@ -111,14 +119,6 @@ def _leave(left: np.ndarray, right: np.ndarray, x: int, lx: int, rx: int, close:
     i = np.uint64(_sel(close, x, scratch))
     left[i] = x
     right[i] = x
-
-
-@_njit
-def eller_init(left: np.ndarray, right: np.ndarray) -> None:
-    """First row: every cell in a set of its own."""
-    for x in range(left.shape[0]):
-        left[x] = x
-        right[x] = x
 
 
 @_njit

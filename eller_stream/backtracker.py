@@ -55,7 +55,7 @@ def backtracker(
         out = np.empty((height, width), np.uint8)
     out[...] = 0
     with kernel_errstate():
-        g.backtracker(out.reshape(-1), width, height, np.uint64(seed_key(np.uint64(seed))))
+        g.backtracker(out.reshape(-1), width, height, seed_key(seed))
     if isinstance(out, np.memmap):
         out.flush()
     return out

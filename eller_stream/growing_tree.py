@@ -105,7 +105,7 @@ def growing_tree(
         out[...] = 0
     active = np.empty(width * height + 1, np.int32)
     with kernel_errstate():
-        key = np.uint64(seed_key(np.uint64(seed)))
+        key = seed_key(seed)
         if weights == {"random": 1.0}:  # order does not matter: a faster kernel
             g.growing_tree_random(out.reshape(-1), active, width, height, key)
         else:

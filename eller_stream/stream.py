@@ -87,13 +87,12 @@ class EllerStream(Iterator[np.ndarray]):
         self._seed = check_seed(seed)
         self._horizontal = check_probability("horizontal", horizontal)
         self._vertical = check_probability("vertical", vertical)
-        with k.kernel_errstate():
-            self._key = np.uint64(k.seed_key(np.uint64(self._seed)))
+        self._key = k.seed_key(self._seed)
         self._join_below = _threshold(self._horizontal)
         self._open_below = _threshold(self._vertical)
         self._left = np.empty(self._width + k.LR_PAD, np.int32)
         self._right = np.empty(self._width + k.LR_PAD, np.int32)
-        k.eller_init(self._left, self._right)
+        self._left[:] = self._right[:] = np.arange(self._width + k.LR_PAD, dtype=np.int32)  # sets of one
         self._generated = 0  # rows the kernel state has produced
         self._rows_emitted = 0
         self._closed = False
