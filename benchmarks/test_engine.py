@@ -132,12 +132,14 @@ def test_memory_is_flat(benchmark, mode):
     assert growth <= 2**20
 
 
-def best_of(cmd: list[str], runs: int = 7) -> float:
-    best = float("inf")
+def best_of_interleaved(commands: list[list[str]], runs: int = 9) -> list[float]:
+    """Best wall time of each command, run in alternation (same load for all)."""
+    best = [float("inf")] * len(commands)
     for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, env={**os.environ})
-        best = min(best, time.perf_counter() - t0)
+        for i, cmd in enumerate(commands):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, check=True, env={**os.environ})
+            best[i] = min(best[i], time.perf_counter() - t0)
     return best
 
 
@@ -149,8 +151,7 @@ def test_first_row_latency(benchmark):
     ]
     baseline = [sys.executable, "-c", "import numpy, numba"]
     subprocess.run(first_row, check=True)  # warm the numba cache
-    ours = best_of(first_row)
-    base = best_of(baseline)
+    ours, base = best_of_interleaved([first_row, baseline])
     benchmark.extra_info.update(first_row_s=ours, import_numpy_numba_s=base, ratio=ours / base)
     note(
         f"first row in a new process: {ours * 1e3:.0f} ms; import numpy, numba: {base * 1e3:.0f} ms; "
