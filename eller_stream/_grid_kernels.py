@@ -327,6 +327,13 @@ def backtracker(grid: np.ndarray, width: int, height: int, key: np.uint64) -> No
     clear_state(grid)
 
 
+@_njit(inline="always")
+def _farther(on_row: int, depth: int, x: int, best: int, best_x: int) -> tuple[int, int]:
+    """The (depth, x) to keep: the deeper cell of the row, the leftmost of ties."""
+    better = on_row & (np.int64(depth > best) | (np.int64(depth == best) & np.int64(x < best_x)))
+    return _sel(better, depth, best), _sel(better, x, best_x)
+
+
 @_njit
 def walk(cells: np.ndarray, width: int, height: int, source: int, target: int, row: int) -> np.ndarray:
     """Depth-first walk through the passages of a maze from ``source``.
@@ -354,11 +361,7 @@ def walk(cells: np.ndarray, width: int, height: int, source: int, target: int, r
     visited = 1
     reached = 0
     while True:
-        better = np.int64(y == row) & (
-            np.int64(depth > best) | (np.int64(depth == best) & np.int64(x < best_x))
-        )
-        best = _sel(better, depth, best)
-        best_x = _sel(better, x, best_x)
+        best, best_x = _farther(np.int64(y == row), depth, x, best, best_x)
         if cur == target:
             reached = 1
             break
@@ -436,11 +439,7 @@ def bfs_farthest(
         head += 1
         y = _row_of(cur, divider)
         x = cur - y * width
-        better = np.int64(y == row) & (
-            np.int64(depth > best) | (np.int64(depth == best) & np.int64(x < best_x))
-        )
-        best = _sel(better, depth, best)
-        best_x = _sel(better, x, best_x)
+        best, best_x = _farther(np.int64(y == row), depth, x, best, best_x)
         here = np.int64(cells[cur])
         has_up = np.int64(y > 0)
         has_left = np.int64(x > 0)
@@ -516,11 +515,7 @@ def bfs_tree(
         head += 1
         y = _row_of(cur, divider)
         x = cur - y * width
-        better = np.int64(y == row) & (
-            np.int64(depth > best) | (np.int64(depth == best) & np.int64(x < best_x))
-        )
-        best = _sel(better, depth, best)
-        best_x = _sel(better, x, best_x)
+        best, best_x = _farther(np.int64(y == row), depth, x, best, best_x)
         here = np.int64(grid[_U(cur)])
         back = np.int64(parent[_U(cur)])
         has_up = np.int64(y > 0)
