@@ -17,6 +17,7 @@ silences numpy's warnings about the (intended) uint64 wrap-around.
 from __future__ import annotations
 
 import contextlib
+import types
 
 import numba
 import numpy as np
@@ -248,3 +249,48 @@ def is_noncrossing_partition(left: np.ndarray, right: np.ndarray) -> bool:
             stack[depth] = right[x]
             depth += 1
     return depth == 0
+
+
+# ---------------------------------------------------------------------------
+# Before the first compiled call in a process, numba spends ~0.3-0.45 s
+# setting itself up (its typing and lowering registries), even to load a
+# cached kernel.  A stream's first small block does not need to wait for
+# that: the same kernels run as plain Python (the code the tests check
+# against the compiled one with NUMBA_DISABLE_JIT) give the same rows.
+# ---------------------------------------------------------------------------
+
+INTERPRET_CELLS = 1024  # cells run as plain Python at most, per process (~25 us a cell)
+_interpret_budget = [INTERPRET_CELLS]
+
+
+def _interpreted_kernels() -> dict[str, object]:
+    """Plain-Python twins of this module's kernels, calling each other."""
+    env = dict(globals())
+    for name, value in globals().items():
+        func = getattr(value, "py_func", None)
+        if func is not None:
+            env[name] = types.FunctionType(
+                func.__code__, env, func.__name__, func.__defaults__, func.__closure__
+            )
+    return env
+
+
+_INTERPRETED = _interpreted_kernels()
+
+
+def interpretable(name: str, cells: int) -> bool:
+    """Would :func:`run` do a job of ``cells`` cells as plain Python?  Only
+    while numba has not loaded kernel ``name`` in this process, and only for
+    the first :data:`INTERPRET_CELLS` cells of the process: after that, numba
+    sets itself up once and the compiled kernels take over."""
+    return not numba.config.DISABLE_JIT and not globals()[name].signatures and cells <= _interpret_budget[0]
+
+
+def run(name: str, cells: int, *args: object) -> object:
+    """Call kernel ``name`` on a job of ``cells`` cells (see :func:`interpretable`)."""
+    if interpretable(name, cells):
+        _interpret_budget[0] -= cells
+        with np.errstate(over="ignore"):
+            return _INTERPRETED[name](*args)
+    with kernel_errstate():
+        return globals()[name](*args)

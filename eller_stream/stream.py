@@ -145,8 +145,8 @@ class EllerStream(Iterator[np.ndarray]):
     def _generate(self, out: np.ndarray) -> None:
         """Run the kernel from its current state into ``out`` (rows, width)."""
         counter = np.uint64((self._generated * self._width) & _MASK64)
-        with k.kernel_errstate():
-            k.eller_rows(self._left, self._right, out, self._key, counter, self._join_below, self._open_below)
+        args = (self._left, self._right, out, self._key, counter, self._join_below, self._open_below)
+        k.run("eller_rows", out.size, *args)
         self._generated += out.shape[0]
 
     def _sync(self) -> None:
@@ -187,10 +187,12 @@ class EllerStream(Iterator[np.ndarray]):
         if self._closed:
             raise StopIteration
         self._snapshot = (self._left.copy(), self._right.copy())
-        block = np.empty((self._block_rows, self._width), np.uint8)
+        # the first row of a process comes without waiting for numba's set-up
+        rows = 1 if k.interpretable("eller_rows", self._width) else self._block_rows
+        block = np.empty((rows, self._width), np.uint8)
         self._generate(block)
         self._block = block
-        self._block_len = self._block_rows
+        self._block_len = rows
         self._pos = 1
         self._rows_emitted += 1
         return block[0]
@@ -239,7 +241,7 @@ class EllerStream(Iterator[np.ndarray]):
         self._check_open("finish")
         self._sync()
         row = np.empty(self._width, np.uint8)
-        k.eller_close(self._left, self._right, row)
+        k.run("eller_close", self._width, self._left, self._right, row)
         self._closed = True
         self._rows_emitted += 1
         return row

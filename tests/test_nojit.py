@@ -64,3 +64,40 @@ def test_pure_python_kernels_give_the_same_rows():
     plain = run({"NUMBA_DISABLE_JIT": "1"})
     assert plain == jit
     assert len(set(jit.values())) == len(jit)
+
+
+FIRST_ROWS_SCRIPT = r"""
+import hashlib, json
+import numpy as np
+import eller_stream as es
+from eller_stream import _kernels as k
+
+def digest(s):
+    rows = [next(s) for _ in range(12)] + list(s.take(40)) + [s.finish()]
+    return hashlib.sha256(np.array(rows).tobytes()).hexdigest()
+
+before = bool(k.eller_rows.signatures)
+first = es.EllerStream(80, seed=5)
+row = next(first)  # the process's first row: plain Python, numba not set up
+interpreted_first = not k.eller_rows.signatures
+rest = [next(first) for _ in range(11)] + list(first.take(40)) + [first.finish()]
+mixed = hashlib.sha256(np.array([row] + rest).tobytes()).hexdigest()
+k._interpret_budget[0] = 0  # from now on, compiled only
+compiled = digest(es.EllerStream(80, seed=5))
+print(json.dumps({"before": before, "interpreted_first": interpreted_first,
+                  "loaded_after": bool(k.eller_rows.signatures), "mixed": mixed, "compiled": compiled}))
+"""
+
+
+def test_first_rows_before_numba_is_set_up_are_the_same():
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "0"}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-W", "error::RuntimeWarning", "-c", FIRST_ROWS_SCRIPT],
+        env=env, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["before"] is False and out["interpreted_first"] is True and out["loaded_after"] is True
+    assert out["mixed"] == out["compiled"]
