@@ -36,6 +36,7 @@ array([[1, 1, 1, 1, 1],
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
@@ -137,7 +138,7 @@ def _ascii_top(w: int) -> bytes:
     return ("+--" * w + "+\n").encode()
 
 
-def _junction_lines(above: np.ndarray | None, below: np.ndarray) -> np.ndarray:
+def _junction_lines(above: np.ndarray | None, below: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Code points of the junction lines between consecutive rows.
 
     ``below`` is (n, w) rows; line i lies above ``below[i]`` and under
@@ -168,7 +169,8 @@ def _junction_lines(above: np.ndarray | None, below: np.ndarray) -> np.ndarray:
     right = np.zeros((n, w + 1), bool)
     right[:, :-1] = seg
     index = up * 8 + down * 4 + left * 2 + right
-    out = np.empty((n, 3 * w + 2), np.uint32)
+    if out is None:
+        out = np.empty((n, 3 * w + 2), np.uint32)
     out[:, 0::3] = _BOX[index]
     horizontal = np.where(seg, ord("─"), ord(" "))
     out[:, 1:-1:3] = horizontal
@@ -177,9 +179,11 @@ def _junction_lines(above: np.ndarray | None, below: np.ndarray) -> np.ndarray:
     return out
 
 
-def _unicode_cells(rows: np.ndarray) -> np.ndarray:
+def _unicode_cells(rows: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     n, w = rows.shape
-    out = np.full((n, 3 * w + 2), ord(" "), np.uint32)
+    if out is None:
+        out = np.empty((n, 3 * w + 2), np.uint32)
+    out[:] = ord(" ")
     out[:, 0] = ord("│")
     out[:, 3::3] = np.where(rows & EAST, ord(" "), ord("│"))
     out[:, -1] = _NL
@@ -196,7 +200,8 @@ def _blocks_lines(rows: np.ndarray, top: bool) -> np.ndarray:
 
 
 def _utf8(points: np.ndarray) -> bytes:
-    return np.ascontiguousarray(points, "<u4").tobytes().decode("utf-32-le").encode()
+    """UTF-8 bytes of an array of code points (decoded from its buffer, no copy)."""
+    return codecs.utf_32_le_decode(np.ascontiguousarray(points, "<u4"))[0].encode()
 
 
 class TextRenderer:
@@ -246,11 +251,12 @@ class TextRenderer:
             return _ascii_block(block).tobytes()
         if self.style == "blocks":
             return _utf8(_blocks_lines(block, top=False))
-        junctions = _junction_lines(self._previous, block)
-        cells = _unicode_cells(block)
+        lines = np.empty((len(block), 2, 3 * self.width + 2), np.uint32)  # junctions, then cells
+        _junction_lines(self._previous, block, out=lines[:, 0])
+        _unicode_cells(block, out=lines[:, 1])
         if len(block):
             self._previous = block[-1].copy()
-        return _utf8(np.stack([junctions, cells], axis=1))
+        return _utf8(lines)
 
     def close(self, row: np.ndarray | None = None) -> bytes:
         """The closing row's text (if given) and the bottom border."""
