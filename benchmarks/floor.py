@@ -7,7 +7,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from eller_stream._kernels import mix64
+from eller_stream._kernels import random_bits
 
 
 @numba.njit(cache=True, nogil=True, boundscheck=False)
@@ -15,13 +15,12 @@ def floor_rows(out: np.ndarray, key: np.uint64, counter: np.uint64, threshold: n
     key = np.uint64(key)
     counter = np.uint64(counter)
     threshold = np.uint64(threshold)
-    golden = np.uint64(0x9E3779B97F4A7C15)
     low = np.uint64(0xFFFFFFFF)
     n_rows, width = out.shape
     for y in range(n_rows):
         row = out[y]
         for x in range(width):
-            bits = mix64(key + counter * golden)
+            bits = random_bits(key, counter)
             counter += np.uint64(1)
             row[x] = np.uint8((bits & low) < threshold) | (np.uint8((bits >> np.uint64(32)) < threshold) << 1)
     return counter

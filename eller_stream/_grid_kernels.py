@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import _GOLDEN, _U64, _njit, _sel, mix64
+from ._kernels import _U64, _njit, _sel, random_bits
 
 VISITED = 4
 PARENT_SHIFT = 3
-STATE_BITS = 0b11100  # everything but the passage flags
 # directions: 0 north, 1 south, 2 west, 3 east; OPPOSITE[d] = d ^ 1
-NEWEST, OLDEST, RANDOM, MIDDLE = 0, 1, 2, 3
 
 
 @_njit(inline="always")
@@ -33,11 +31,6 @@ def _U(i: int) -> np.uint64:
     """An index known to be >= 0, as unsigned: numba then skips the code
     that wraps negative indices around (a few instructions per access)."""
     return _U64(i)
-
-
-@_njit(inline="always")
-def _draw(key: np.uint64, counter: np.uint64) -> np.uint64:
-    return mix64(key + counter * _GOLDEN)
 
 
 @_njit(inline="always")
@@ -133,21 +126,21 @@ def growing_tree_random(grid: np.ndarray, active: np.ndarray, width: int, height
     counter = _U64(0)
     divider = _divider(width)
     dirs = np.empty(5, np.int64)
-    start = _below(_draw(key, counter), width * height)
+    start = _below(random_bits(key, counter), width * height)
     counter += _U64(1)
     grid[start] |= VISITED
     active[0] = start
     tail = 1
     sink = 0
     while tail > 0:
-        bits = _draw(key, counter)
+        bits = random_bits(key, counter)
         counter += _U64(1)
         product = (bits >> _U64(32)) * _U64(tail)
         j = np.int64(product >> _U64(32))
         choice = product << _U64(32)
         # the list changes by one cell before the next pick: this guess is
         # the next cell, or its neighbour in the list
-        guess = np.int64(((_draw(key, counter) >> _U64(32)) * _U64(tail)) >> _U64(32))
+        guess = np.int64(((random_bits(key, counter) >> _U64(32)) * _U64(tail)) >> _U64(32))
         sink += grid[_U(active[_U(guess)])]
         c = np.int64(active[_U(j)])
         k = _unvisited(grid, c, width, height, divider, dirs)
@@ -213,7 +206,7 @@ def growing_tree(
     low = _U64(0xFFFFFFFF)
     use_middle = cumulative[3] > cumulative[2]
     pick_newest, pick_oldest, pick_random = cumulative[0], cumulative[1], cumulative[2]
-    start = _below(_draw(key, counter), n_cells)
+    start = _below(random_bits(key, counter), n_cells)
     counter += _U64(1)
     grid[start] |= VISITED
     active[0] = start
@@ -224,7 +217,7 @@ def growing_tree(
     live = 1
     dead = 0
     while live > 0:
-        bits = _draw(key, counter)
+        bits = random_bits(key, counter)
         counter += _U64(1)
         r = bits & low
         # pick: j is the slot of the chosen cell, choice the bits left for the direction
@@ -308,14 +301,14 @@ def backtracker(grid: np.ndarray, width: int, height: int, key: np.uint64) -> No
     counter = _U64(0)
     divider = _divider(width)
     dirs = np.empty(5, np.int64)
-    start = _below(_draw(key, counter), width * height)
+    start = _below(random_bits(key, counter), width * height)
     counter += _U64(1)
     grid[start] |= VISITED
     cur = start
     while True:
         k = _unvisited(grid, cur, width, height, divider, dirs)
         if k > 0:
-            d = dirs[_below(_draw(key, counter), k)]
+            d = dirs[_below(random_bits(key, counter), k)]
             counter += _U64(1)
             n = _carve(grid, cur, d, width)
             grid[_U(n)] |= VISITED | ((d ^ 1) << PARENT_SHIFT)

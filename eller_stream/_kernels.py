@@ -74,7 +74,7 @@ def seed_key(seed: int) -> np.uint64:
     return np.uint64(_mix64_int(_mix64_int((int(seed) + 0x9E3779B97F4A7C15) & (2**64 - 1)) ^ 0x656C6C6572))
 
 
-@_njit
+@_njit(inline="always")
 def random_bits(key: np.uint64, counter: np.uint64) -> np.uint64:
     """The 64 random bits of cell number ``counter`` of the stream ``key``."""
     return mix64(_U64(key) + _U64(counter) * _GOLDEN)
@@ -155,7 +155,7 @@ def eller_rows(
         rx = np.int64(right[0])
         l1 = np.int64(left[1])
         for x in range(last):
-            bits = mix64(key + counter * _GOLDEN)
+            bits = random_bits(key, counter)
             counter += _U64(1)
             xx = np.int64(x)
             x1 = xx + 1
@@ -186,7 +186,7 @@ def eller_rows(
             rx = r1
             l1 = l2
         # Last column: no east passage.
-        bits = mix64(key + counter * _GOLDEN)
+        bits = random_bits(key, counter)
         counter += _U64(1)
         xx = np.int64(last)
         close = np.int64(lx != xx) & np.int64((bits >> _S32) >= open_below)
