@@ -17,13 +17,46 @@ per cell in all), and the solver's stack is the path it returns.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ._kernels import _U64, _njit, _sel, random_bits
 
 VISITED = 4
+LOOKAHEAD = 16  # how many queue places ahead the breadth-first sweeps prefetch
 PARENT_SHIFT = 3
 # directions: 0 north, 1 south, 2 west, 3 east; OPPOSITE[d] = d ^ 1
+
+
+if numba.config.DISABLE_JIT:
+
+    def prefetch(array: np.ndarray, i: int) -> None:
+        """A hint only: nothing to do when the kernels run as plain Python."""
+
+else:
+
+    @intrinsic
+    def prefetch(typingctx, array, i):  # type: ignore[no-untyped-def]
+        """Ask the processor to bring ``array[i]`` into its caches without
+        waiting for it (x86 ``prefetcht0``); ``i`` need not be valid."""
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            arraytype = signature.args[0]
+            data = context.make_array(arraytype)(context, builder, args[0]).data
+            pointer = builder.gep(data, [args[1]])  # no bounds check, no wrap-around: a hint only
+            i8p = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            fn = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0"
+            )
+            builder.call(fn, [builder.bitcast(pointer, i8p), i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return types.void(array, i), codegen
 
 
 @_njit(inline="always")
@@ -470,26 +503,25 @@ def bfs_farthest(
 
 
 @_njit
-def bfs_tree(
-    grid: np.ndarray, parent: np.ndarray, queue: np.ndarray, width: int, height: int, source: int, row: int
+def tree_farthest(
+    mask: np.ndarray, queue: np.ndarray, width: int, source: int, back: int, row: int
 ) -> np.ndarray:
     """Breadth-first distances from ``source`` in a maze that is a tree.
 
-    In a tree the only neighbour already reached is the parent, so no cell
-    needs a visited mark: ``grid`` (flat flags) is only read, and
-    ``parent`` (one byte per cell plus a scratch byte) receives, for each
-    cell reached, the direction back to its parent.  Reads never wait on
-    recent writes, which keeps the steps overlapping.  ``queue`` needs one
-    int32 per cell plus 4.  Returns [x of the farthest cell on ``row`` (the
-    leftmost of ties), its distance, cells reached, 1 if the walk stayed a
-    tree (else 0: a loop was found, the caller must use :func:`bfs_farthest`)].
+    ``mask``: the flat passage masks of :func:`passage_masks`.  In a tree
+    the only neighbour already reached is the parent, so nothing is marked:
+    each queue entry is ``cell * 4 + direction back to its parent`` (the
+    source's ``back`` is a direction without a passage), and a cell's other
+    passages lead to its children.  The only memory read out of order is
+    one mask byte per cell, fetched ahead.  ``queue``: one uint32 per cell
+    plus 4 (so cells < 2**30).  Returns [x of the farthest cell on ``row`` (the leftmost
+    of ties, -1 if none), its distance, 1 if the walk stayed a tree (else 0:
+    a loop was found, the caller must use :func:`bfs_farthest`)].
     """
-    result = np.full(4, -1, np.int64)
-    divider = _divider(width)
-    n_cells = width * height
-    scratch = n_cells
-    parent[source] = 4  # no parent
-    queue[0] = source
+    result = np.full(3, -1, np.int64)
+    n_cells = mask.shape[0]
+    row_start = row * width
+    queue[0] = source * 4 + back
     head = 0
     tail = 1
     level_end = 1
@@ -504,37 +536,25 @@ def bfs_tree(
         if tail > n_cells:  # more cells than the grid has: there is a loop
             tree = 0
             break
-        cur = np.int64(queue[_U(head)])
+        entry = np.int64(queue[_U(head)])
+        prefetch(mask, np.int64(queue[_U(min(head + LOOKAHEAD, tail - 1))]) >> 2)
         head += 1
-        y = _row_of(cur, divider)
-        x = cur - y * width
-        best, best_x = _farther(np.int64(y == row), depth, x, best, best_x)
-        here = np.int64(grid[_U(cur)])
-        back = np.int64(parent[_U(cur)])
-        has_up = np.int64(y > 0)
-        has_left = np.int64(x > 0)
-        up_i = cur - width * has_up
-        left_i = cur - has_left
-        ok = has_up & (np.int64(grid[_U(up_i)]) >> 1) & np.int64(back != 0) & 1
-        queue[_U(tail)] = up_i
-        parent[_U(_sel(ok, up_i, scratch))] = 1
-        tail += ok
-        ok = np.int64(y < height - 1) & (here >> 1) & np.int64(back != 1) & 1
-        queue[_U(tail)] = cur + width
-        parent[_U(_sel(ok, cur + width, scratch))] = 0
-        tail += ok
-        ok = has_left & np.int64(grid[_U(left_i)]) & np.int64(back != 2) & 1
-        queue[_U(tail)] = left_i
-        parent[_U(_sel(ok, left_i, scratch))] = 3
-        tail += ok
-        ok = np.int64(x < width - 1) & here & np.int64(back != 3) & 1
-        queue[_U(tail)] = cur + 1
-        parent[_U(_sel(ok, cur + 1, scratch))] = 2
-        tail += ok
+        cur = entry >> 2
+        m = np.int64(mask[_U(cur)]) & ~(np.int64(1) << (entry & 3))
+        x = cur - row_start
+        best, best_x = _farther(np.int64(_U(x) < _U(width)), depth, x, best, best_x)
+        # every child is written; the tail moves past the ones there are
+        queue[_U(tail)] = (cur - width) * 4 + 1
+        tail += m & 1
+        queue[_U(tail)] = (cur + width) * 4
+        tail += (m >> 1) & 1
+        queue[_U(tail)] = (cur - 1) * 4 + 3
+        tail += (m >> 2) & 1
+        queue[_U(tail)] = (cur + 1) * 4 + 2
+        tail += (m >> 3) & 1
     result[0] = best_x
     result[1] = best
-    result[2] = min(tail, n_cells)
-    result[3] = tree
+    result[2] = tree
     return result
 
 
@@ -563,35 +583,24 @@ def path_length(mark: np.ndarray, width: int, source: int, target: int) -> int:
 
 
 @_njit
-def grid_metrics(grid: np.ndarray, width: int, height: int) -> np.ndarray:
-    """Counts over a 2-d grid, without a branch per cell: [cells with 0..4
-    passages, straight corridors, turns, EAST, SOUTH, straight runs
-    (horizontal and vertical: a run starts where a passage does not
-    continue one), flags that leave the grid or unknown bits]."""
-    deg0 = deg1 = deg2 = deg3 = deg4 = straight = east = south = starts = bad = 0
+def passage_masks(grid: np.ndarray, out: np.ndarray, counts: np.ndarray) -> None:
+    """For each cell of the 2-d ``grid``, the passages that leave it as a
+    4-bit mask (1 north, 2 south, 4 west, 8 east: bit ``1 << d`` for the
+    direction d), into the flat ``out``; flags that would leave the grid and
+    unknown bits are ignored.  ``counts[m]`` (16 zeroed int64) receives the
+    number of cells with mask m: every per-cell count of a maze's texture
+    is a sum over these 16."""
+    height, width = grid.shape
     for y in range(height):
+        above = _U(y - 1) if y > 0 else _U(0)
+        has_up = np.uint8(y > 0)
+        has_down = np.uint8(y < height - 1)
         for x in range(width):
-            v = np.int64(grid[y, x])
-            e = (v & 1) & np.int64(x < width - 1)
-            s = ((v >> 1) & 1) & np.int64(y < height - 1)
-            w = (np.int64(grid[y, _U(x - 1)]) & 1) & np.int64(x > 0) if x > 0 else 0
-            n = (np.int64(grid[_U(y - 1), x]) >> 1) & 1 if y > 0 else 0
-            bad += (
-                np.int64(v > 3)
-                | ((v & 1) & np.int64(x == width - 1))
-                | ((v >> 1) & np.int64(y == height - 1))
-            )
-            deg = e + s + w + n
-            deg0 += np.int64(deg == 0)
-            deg1 += np.int64(deg == 1)
-            deg2 += np.int64(deg == 2)
-            deg3 += np.int64(deg == 3)
-            deg4 += np.int64(deg == 4)
-            straight += np.int64(deg == 2) & ((e & w) | (s & n))
-            east += e
-            south += s
-            starts += (e & (w ^ 1)) + (s & (n ^ 1))
-    out = np.zeros(11, np.int64)
-    out[0], out[1], out[2], out[3], out[4] = deg0, deg1, deg2, deg3, deg4
-    out[5], out[6], out[7], out[8], out[9], out[10] = straight, deg2 - straight, east, south, starts, bad
-    return out
+            v = grid[y, x]
+            north = (grid[above, x] >> 1) & has_up
+            south = (v >> 1) & has_down
+            west = grid[y, _U(x - 1)] & np.uint8(x > 0) if x > 0 else np.uint8(0)
+            east = v & np.uint8(x < width - 1)
+            m = (north & 1) | ((south & 1) << 1) | (west << 2) | ((east & 1) << 3)
+            out[_U(y * width + x)] = m
+            counts[m] += 1

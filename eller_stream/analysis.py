@@ -23,6 +23,9 @@ from . import _grid_kernels as g
 from ._kernels import EAST, SOUTH
 from ._validate import check_int
 
+_UP, _DOWN = 0, 1  # directions, as the kernels number them (then west, east)
+NORTH_SOUTH, WEST_EAST = 0b0011, 0b1100  # passage masks of straight corridors
+
 __all__ = ["is_perfect", "metrics", "solve", "suggest_endpoints", "validate"]
 
 
@@ -122,24 +125,39 @@ def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.
     return out
 
 
-def _farthest(grid: np.ndarray, source: int, row: int) -> tuple[int, int]:
-    """(x, distance) of the cell of ``row`` farthest from ``source``."""
+def _masks(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Flat passage masks of ``grid`` (see ``passage_masks``) and the count of
+    cells with each of the 16 masks."""
+    masks = np.empty(grid.size, np.uint8)
+    counts = np.zeros(16, np.int64)
+    g.passage_masks(grid, masks, counts)
+    return masks, counts
+
+
+def _farthest(grid: np.ndarray, masks: np.ndarray, source: int, row: int) -> tuple[int, int]:
+    """(x, distance) of the cell of ``row`` farthest from ``source`` (a cell
+    of the top or bottom row)."""
     h, w = grid.shape
-    flat = grid.reshape(-1)
-    queue = np.empty(h * w + 4, np.int32)
-    found = g.bfs_tree(flat, np.empty(h * w + 1, np.uint8), queue, w, h, source, row)
-    if not found[3]:  # a loop: fall back to marking visited cells
-        found = g.bfs_farthest(_walk_cells(grid), queue, w, h, source, row)
+    found = None
+    if grid.size < 2**30:
+        back = _UP if source < w else _DOWN  # a direction without a passage
+        found = g.tree_farthest(masks, np.empty(h * w + 4, np.uint32), w, source, back, row)
+    if found is None or not found[2]:  # a loop (or a huge grid): mark the cells reached
+        found = g.bfs_farthest(_walk_cells(grid), np.empty(h * w + 4, np.int32), w, h, source, row)
     return int(found[0]), int(found[1])
 
 
-def _endpoints(grid: np.ndarray) -> tuple[tuple[int, int], tuple[int, int], int]:
+def _endpoints(
+    grid: np.ndarray, masks: np.ndarray | None = None
+) -> tuple[tuple[int, int], tuple[int, int], int]:
     """Suggested endpoints and the length (cells) of the path between them."""
     h, w = grid.shape
-    end_x, _ = _farthest(grid, 0, h - 1)
+    if masks is None:
+        masks, _ = _masks(grid)
+    end_x, _ = _farthest(grid, masks, 0, h - 1)
     if end_x < 0:
         raise ValueError("grid is not connected: no bottom-row cell can be reached from (0, 0)")
-    start_x, distance = _farthest(grid, (h - 1) * w + end_x, 0)
+    start_x, distance = _farthest(grid, masks, (h - 1) * w + end_x, 0)
     return (0, start_x), (h - 1, end_x), distance + 1
 
 
@@ -159,6 +177,20 @@ def suggest_endpoints(grid: np.ndarray) -> tuple[tuple[int, int], tuple[int, int
     """
     start, end, _ = _endpoints(_check_grid(grid))
     return start, end
+
+
+def _texture_counts(by_mask: np.ndarray) -> np.ndarray:
+    """From the number of cells with each passage mask: [cells with 0..4
+    passages, straight corridors, turns, EAST, SOUTH, straight runs (a run
+    starts where a passage does not continue one)]."""
+    m = np.arange(16)
+    north, south, west, east = m & 1, (m >> 1) & 1, (m >> 2) & 1, (m >> 3) & 1
+    degree = north + south + west + east
+    per_mask = [degree == k for k in range(5)]
+    straight = (m == NORTH_SOUTH) | (m == WEST_EAST)
+    run_starts = (east & (1 - west)) + (south & (1 - north))
+    per_mask += [straight, (degree == 2) & ~straight, east, south, run_starts]
+    return np.array([int(np.dot(by_mask, f)) for f in per_mask], np.int64)
 
 
 def metrics(grid: np.ndarray) -> dict[str, Any]:
@@ -183,11 +215,12 @@ def metrics(grid: np.ndarray) -> dict[str, Any]:
     """
     grid = _check_grid(grid)
     h, w = grid.shape
-    c = g.grid_metrics(grid, w, h)
+    masks, by_mask = _masks(grid)
+    c = _texture_counts(by_mask)
     cells = h * w
     corridors = int(c[5] + c[6])
     runs = int(c[9])
-    _, _, solution = _endpoints(grid)
+    _, _, solution = _endpoints(grid, masks)
     return {
         "cells": cells,
         "passages": int(c[7] + c[8]),

@@ -206,6 +206,32 @@ def test_suggest_endpoints_follows_its_definition(size, seed):
     assert es.suggest_endpoints(grid) == (start, end)
 
 
+@given(
+    size=st.tuples(st.integers(1, 20), st.integers(1, 20)),
+    seed=st.integers(0, 10**6),
+    extra=st.lists(st.tuples(st.integers(0, 19), st.integers(0, 19), st.integers(1, 255)), max_size=12),
+)
+def test_endpoints_and_counts_on_grids_that_are_not_trees(size, seed, extra):
+    """Loops, passages out of the grid and unknown bits: the tree sweeps
+    must notice the loops (and fall back), and the counts ignore the rest."""
+    w, h = size
+    grid = es.backtracker(w, h, seed)
+    for y, x, bits in extra:
+        grid[y % h, x % w] |= bits
+    d0 = bfs_distances(grid, (0, 0))
+    bottom = [d0.get((h - 1, x), -1) for x in range(w)]
+    start, end = es.suggest_endpoints(grid)  # adding passages keeps it connected
+    assert d0[end] == max(bottom) and end[1] == bottom.index(max(bottom))
+    d1 = bfs_distances(grid, end)
+    top = [d1[(0, x)] for x in range(w)]
+    assert d1[start] == max(top) and start[1] == top.index(max(top))
+    m = es.metrics(grid)
+    degrees = [len(neighbours(grid, y, x)) for y in range(h) for x in range(w)]
+    assert [m["dead_ends"], m["junctions"], m["crossroads"]] == [degrees.count(k) for k in (1, 3, 4)]
+    assert m["passages"] == sum(degrees) // 2
+    assert m["solution_length"] == d1[start] + 1
+
+
 def test_validate_names_what_is_wrong():
     assert es.validate(es.eller(7, 6, seed=1)) == []
     loop = np.array([[3, 2], [1, 0]], np.uint8)
