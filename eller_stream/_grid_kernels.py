@@ -17,6 +17,8 @@ per cell in all), and the solver's stack is the path it returns.
 
 from __future__ import annotations
 
+import itertools
+
 import numba
 import numpy as np
 from llvmlite import ir
@@ -109,12 +111,12 @@ def _row_of(i: int, divider: tuple[np.uint64, np.uint64]) -> int:
 
 
 @_njit(inline="always")
-def _unvisited(
-    grid: np.ndarray, i: int, width: int, height: int, divider: tuple[np.uint64, np.uint64], dirs: np.ndarray
-) -> int:
-    """Write the directions from cell i to unvisited neighbours into dirs
-    and return how many there are.  No branches: a neighbour outside the
-    grid reads cell i itself, which is visited."""
+def _free_sides(
+    grid: np.ndarray, i: int, width: int, height: int, divider: tuple[np.uint64, np.uint64]
+) -> tuple[int, int, int, int]:
+    """1 for each side of cell i (north, south, west, east) with an unvisited
+    neighbour.  No branches: a neighbour outside the grid reads cell i
+    itself, which is visited."""
     y = _row_of(i, divider)
     x = i - y * width
     up = np.int64(y > 0)
@@ -125,6 +127,25 @@ def _unvisited(
     down &= np.int64((grid[_U(i + width * down)] & VISITED) == 0)
     left &= np.int64((grid[_U(i - left)] & VISITED) == 0)
     right &= np.int64((grid[_U(i + right)] & VISITED) == 0)
+    return up, down, left, right
+
+
+@_njit(inline="always")
+def _unvisited_mask(
+    grid: np.ndarray, i: int, width: int, height: int, divider: tuple[np.uint64, np.uint64]
+) -> int:
+    """The directions d from cell i to unvisited neighbours, as bits ``1 << d``."""
+    up, down, left, right = _free_sides(grid, i, width, height, divider)
+    return up | (down << 1) | (left << 2) | (right << 3)
+
+
+@_njit(inline="always")
+def _unvisited(
+    grid: np.ndarray, i: int, width: int, height: int, divider: tuple[np.uint64, np.uint64], dirs: np.ndarray
+) -> int:
+    """Write the directions from cell i to unvisited neighbours into dirs
+    (north, south, west, east first) and return how many there are."""
+    up, down, left, right = _free_sides(grid, i, width, height, divider)
     k = 0
     dirs[_U(k)] = 0
     k += up
@@ -191,6 +212,65 @@ def growing_tree_random(grid: np.ndarray, active: np.ndarray, width: int, height
         tail += 2 * grow - 1
     clear_state(grid)
     return sink
+
+
+# the 24 orders of the four directions, each packed 2 bits a direction (first in the lowest bits)
+ORDERS = np.array(
+    [sum(d << (2 * t) for t, d in enumerate(order)) for order in itertools.permutations(range(4))], np.uint8
+)
+
+
+@_njit
+def growing_tree_oldest(
+    grid: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64
+) -> None:
+    """Growing Tree picking the oldest cell (a queue), a cell at a time.
+
+    The oldest cell stays picked until it has no unvisited neighbour left,
+    and nothing else moves meanwhile: so it carves to all of them, in an
+    order drawn uniformly at random, each carve adding the neighbour to the
+    queue; then it leaves.  That is a breadth-first search that visits the
+    neighbours in random order, done here in one pass per cell: one draw
+    picks one of the 24 orders of the four directions, and the unvisited
+    ones are carved in that order.  (Carving with a branch is faster than
+    without: a store whose address waits on the loads would hold up the
+    next cell's loads.)  The cells further down the
+    queue are known: their bytes are fetched a few places ahead.
+    ``active``: one int32 per cell.
+    """
+    key = _U64(key)
+    counter = _U64(0)
+    divider = _divider(width)
+    start = _below(random_bits(key, counter), width * height)
+    counter += _U64(1)
+    grid[start] |= VISITED
+    active[0] = start
+    head = 0
+    tail = 1
+    while head < tail:
+        soon = np.int64(active[_U(min(head + 8, tail - 1))])
+        prefetch(grid, soon - width)
+        prefetch(grid, soon)
+        prefetch(grid, soon + width)
+        c = np.int64(active[_U(head)])
+        head += 1
+        free = _unvisited_mask(grid, c, width, height, divider)
+        order = np.int64(ORDERS[_below(random_bits(key, counter), 24)])
+        counter += _U64(1)
+        mine = np.int64(grid[_U(c)])
+        for t in range(4):
+            d = (order >> (2 * t)) & 3
+            carve = (free >> d) & 1
+            n = _step(c, d, width)
+            own = d & 1  # the south and east walls belong to c, north and west to n
+            flag = 2 - (d >> 1)
+            mine |= flag * own * carve
+            if carve:  # n was unvisited, so its byte is 0
+                grid[_U(n)] = VISITED | (flag * (1 - own))
+                active[_U(tail)] = n
+                tail += 1
+        grid[_U(c)] = mine
+    clear_state(grid)
 
 
 @_njit(inline="always")

@@ -108,6 +108,8 @@ def growing_tree(
         key = seed_key(seed)
         if weights == {"random": 1.0}:  # order does not matter: a faster kernel
             g.growing_tree_random(out.reshape(-1), active, width, height, key)
+        elif weights == {"oldest": 1.0}:  # a breadth-first search: a faster kernel
+            g.growing_tree_oldest(out.reshape(-1), active, width, height, key)
         else:
             g.growing_tree(out.reshape(-1), active, width, height, key, _thresholds(weights))
     return out
