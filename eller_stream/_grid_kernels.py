@@ -29,7 +29,13 @@ from numba.extending import intrinsic
 from ._kernels import _U64, _njit, _sel, random_bits
 
 VISITED = 4
+RANDOM_AHEAD = 8  # random picks are drawn (and their memory fetched) this many steps early
+RING = 16  # the draws waiting for their step: a power of two above RANDOM_AHEAD
 LOOKAHEAD = 16  # how many queue places ahead the breadth-first sweeps prefetch
+# the 24 orders of the four directions, each packed 2 bits a direction (first in the lowest bits)
+ORDERS = np.array(
+    [sum(d << (2 * t) for t, d in enumerate(order)) for order in itertools.permutations(range(4))], np.uint8
+)
 PARENT_SHIFT = 3
 # directions: 0 north, 1 south, 2 west, 3 east; OPPOSITE[d] = d ^ 1
 
@@ -131,21 +137,9 @@ def _free_sides(
 
 
 @_njit(inline="always")
-def _unvisited_mask(
-    grid: np.ndarray, i: int, width: int, height: int, divider: tuple[np.uint64, np.uint64]
-) -> int:
-    """The directions d from cell i to unvisited neighbours, as bits ``1 << d``."""
-    up, down, left, right = _free_sides(grid, i, width, height, divider)
-    return up | (down << 1) | (left << 2) | (right << 3)
-
-
-@_njit(inline="always")
-def _unvisited(
-    grid: np.ndarray, i: int, width: int, height: int, divider: tuple[np.uint64, np.uint64], dirs: np.ndarray
-) -> int:
-    """Write the directions from cell i to unvisited neighbours into dirs
-    (north, south, west, east first) and return how many there are."""
-    up, down, left, right = _free_sides(grid, i, width, height, divider)
+def _as_dirs(up: int, down: int, left: int, right: int, dirs: np.ndarray) -> int:
+    """Write the sides flagged 1 (north, south, west, east) into dirs, in
+    that order, and return how many there are: branch-free."""
     k = 0
     dirs[_U(k)] = 0
     k += up
@@ -158,6 +152,34 @@ def _unvisited(
     return k
 
 
+@_njit(inline="always")
+def _unvisited(
+    grid: np.ndarray, i: int, width: int, height: int, divider: tuple[np.uint64, np.uint64], dirs: np.ndarray
+) -> int:
+    """Write the directions from cell i to unvisited neighbours into dirs
+    and return how many there are."""
+    up, down, left, right = _free_sides(grid, i, width, height, divider)
+    return _as_dirs(up, down, left, right, dirs)
+
+
+@_njit(inline="always")
+def _free_sides_framed(work: np.ndarray, i: int, stride: int) -> tuple[int, int, int, int]:
+    """:func:`_free_sides` in a framed grid (see :func:`growing_tree`): no
+    bounds to test, the frame is visited."""
+    up = np.int64((work[_U(i - stride)] & VISITED) == 0)
+    down = np.int64((work[_U(i + stride)] & VISITED) == 0)
+    left = np.int64((work[_U(i - 1)] & VISITED) == 0)
+    right = np.int64((work[_U(i + 1)] & VISITED) == 0)
+    return up, down, left, right
+
+
+@_njit(inline="always")
+def _start(key: np.uint64, width: int, height: int) -> int:
+    """The first cell of a Growing Tree (draw 0), in framed coordinates."""
+    s = _below(random_bits(key, _U64(0)), width * height)
+    return (s // width + 1) * (width + 2) + s % width + 1
+
+
 @_njit
 def clear_state(grid: np.ndarray) -> None:
     for i in range(grid.shape[0]):
@@ -165,66 +187,66 @@ def clear_state(grid: np.ndarray) -> None:
 
 
 @_njit
-def growing_tree_random(grid: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64) -> int:
-    """Growing Tree picking at random only (randomized Prim).
+def growing_tree_random(
+    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64
+) -> None:
+    """Growing Tree picking at random only (randomized Prim), in a framed
+    grid (see :func:`growing_tree`).
 
     The active cells form a dense list (order does not matter): a dead end
     swaps the last cell into its slot.  Whether the picked cell can still
     carve is a coin flip to the processor, so both outcomes are computed and
-    selected without a branch, and the cell the next step will most likely
-    pick is touched one step early, so that its memory is already on its way.
-    ``active``: one int32 per cell, plus one.  Returns a value to keep the
-    early reads from being optimised away.
+    selected without a branch.  Each pick is drawn RANDOM_AHEAD steps early,
+    uniform over the list as it is then (see :func:`growing_tree`), and its
+    memory fetched meanwhile.  ``active``: one int32 per cell, plus one.
     """
     key = _U64(key)
-    counter = _U64(0)
-    divider = _divider(width)
+    stride = width + 2
     dirs = np.empty(5, np.int64)
-    start = _below(random_bits(key, counter), width * height)
-    counter += _U64(1)
-    grid[start] |= VISITED
+    ranks = np.empty(RING, np.int64)
+    choices = np.empty(RING, np.uint64)
+    draws = np.empty(RING, np.uint64)
+    start = _start(key, width, height)
+    work[start] |= VISITED
     active[0] = start
     tail = 1
-    sink = 0
+    for step in range(RANDOM_AHEAD):
+        _draw_rank(key, step, 1, ranks, choices, draws)
+    step = 0
     while tail > 0:
-        bits = random_bits(key, counter)
-        counter += _U64(1)
-        product = (bits >> _U64(32)) * _U64(tail)
-        j = np.int64(product >> _U64(32))
-        choice = product << _U64(32)
-        # the list changes by one cell before the next pick: this guess is
-        # the next cell, or its neighbour in the list
-        guess = np.int64(((random_bits(key, counter) >> _U64(32)) * _U64(tail)) >> _U64(32))
-        sink += grid[_U(active[_U(guess)])]
+        prefetch(active, _draw_rank(key, step + RANDOM_AHEAD, tail, ranks, choices, draws))
+        soon = np.int64(active[_U(min(ranks[_U((step + RANDOM_AHEAD // 2) & (RING - 1))], tail - 1))])
+        prefetch(work, soon - stride)
+        prefetch(work, soon)
+        prefetch(work, soon + stride)
+        j = ranks[_U(step & (RING - 1))]
+        if j >= tail:  # the list shrank since this pick was drawn
+            j %= tail
+        choice = choices[_U(step & (RING - 1))]
+        step += 1
         c = np.int64(active[_U(j)])
-        k = _unvisited(grid, c, width, height, divider, dirs)
+        up, down, left, right = _free_sides_framed(work, c, stride)
+        k = _as_dirs(up, down, left, right, dirs)
         grow = np.int64(k > 0)
         d = dirs[_below(choice, k + 1 - grow)]  # k == 0: any direction, unused
-        n = _sel(grow, _step(c, d, width), c)  # no carving: the writes below rewrite c as it is
-        here = np.int64(grid[_U(c)])
-        ahead = np.int64(grid[_U(n)])
+        n = _sel(grow, _step(c, d, stride), c)  # no carving: the writes below rewrite c as it is
+        here = np.int64(work[_U(c)])
+        ahead = np.int64(work[_U(n)])
         own = np.int64(d & 1)  # the south and east walls belong to c, north and west to n
         flag = (2 - (d >> 1)) * grow
-        grid[_U(c)] = here | (flag * own)
-        grid[_U(n)] = _sel(grow, ahead | VISITED | (flag * (1 - own)), here | (flag * own))
+        work[_U(c)] = here | (flag * own)
+        work[_U(n)] = _sel(grow, ahead | VISITED | (flag * (1 - own)), here | (flag * own))
         last = active[_U(tail - 1)]
         active[_U(_sel(grow, tail, j))] = _sel(grow, n, last)
         tail += 2 * grow - 1
-    clear_state(grid)
-    return sink
-
-
-# the 24 orders of the four directions, each packed 2 bits a direction (first in the lowest bits)
-ORDERS = np.array(
-    [sum(d << (2 * t) for t, d in enumerate(order)) for order in itertools.permutations(range(4))], np.uint8
-)
 
 
 @_njit
 def growing_tree_oldest(
-    grid: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64
+    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64
 ) -> None:
-    """Growing Tree picking the oldest cell (a queue), a cell at a time.
+    """Growing Tree picking the oldest cell (a queue), a cell at a time, in a
+    framed grid (see :func:`growing_tree`).
 
     The oldest cell stays picked until it has no unvisited neighbour left,
     and nothing else moves meanwhile: so it carves to all of them, in an
@@ -234,43 +256,69 @@ def growing_tree_oldest(
     picks one of the 24 orders of the four directions, and the unvisited
     ones are carved in that order.  (Carving with a branch is faster than
     without: a store whose address waits on the loads would hold up the
-    next cell's loads.)  The cells further down the
-    queue are known: their bytes are fetched a few places ahead.
-    ``active``: one int32 per cell.
+    next cell's loads.)  The cells further down the queue are known: their
+    bytes are fetched a few places ahead.  ``active``: one int32 per cell.
     """
     key = _U64(key)
-    counter = _U64(0)
-    divider = _divider(width)
-    start = _below(random_bits(key, counter), width * height)
-    counter += _U64(1)
-    grid[start] |= VISITED
+    stride = width + 2
+    start = _start(key, width, height)
+    counter = _U64(1)
+    work[start] |= VISITED
     active[0] = start
     head = 0
     tail = 1
     while head < tail:
         soon = np.int64(active[_U(min(head + 8, tail - 1))])
-        prefetch(grid, soon - width)
-        prefetch(grid, soon)
-        prefetch(grid, soon + width)
+        prefetch(work, soon - stride)
+        prefetch(work, soon)
+        prefetch(work, soon + stride)
         c = np.int64(active[_U(head)])
         head += 1
-        free = _unvisited_mask(grid, c, width, height, divider)
+        up, down, left, right = _free_sides_framed(work, c, stride)
+        free = up | (down << 1) | (left << 2) | (right << 3)
         order = np.int64(ORDERS[_below(random_bits(key, counter), 24)])
         counter += _U64(1)
-        mine = np.int64(grid[_U(c)])
+        mine = np.int64(work[_U(c)])
         for t in range(4):
             d = (order >> (2 * t)) & 3
             carve = (free >> d) & 1
-            n = _step(c, d, width)
+            n = _step(c, d, stride)
             own = d & 1  # the south and east walls belong to c, north and west to n
             flag = 2 - (d >> 1)
             mine |= flag * own * carve
             if carve:  # n was unvisited, so its byte is 0
-                grid[_U(n)] = VISITED | (flag * (1 - own))
+                work[_U(n)] = VISITED | (flag * (1 - own))
                 active[_U(tail)] = n
                 tail += 1
-        grid[_U(c)] = mine
-    clear_state(grid)
+        work[_U(c)] = mine
+
+
+@_njit(inline="always")
+def _draw_rank(
+    key: np.uint64, step: int, size: int, ranks: np.ndarray, choices: np.ndarray, draws: np.ndarray
+) -> int:
+    """Draw for ``step`` now: its 64 bits, the rank of a random pick among
+    ``size`` cells (from the high 32 bits) and the bits left for the
+    direction, kept in rings of RING slots until that step comes.  Returns
+    the rank."""
+    bits = random_bits(key, _U64(step + 1))  # draw 0 placed the first cell
+    product = (bits >> _U64(32)) * _U64(size)
+    at = _U(step & (RING - 1))
+    draws[at] = bits
+    ranks[at] = np.int64(product >> _U64(32))
+    choices[at] = product << _U64(32)
+    return np.int64(product >> _U64(32))
+
+
+@_njit(inline="always")
+def _slot(rank: int, head: int, g0: int, g1: int, tail: int) -> int:
+    """The slot of the cell of the given rank in ``active[head:g0]`` then
+    ``active[g1:tail]``; a rank drawn when the list was longer wraps round."""
+    size = (g0 - head) + (tail - g1)
+    if rank >= size:
+        rank %= size
+    j = head + rank
+    return j + (g1 - g0) * np.int64(j >= g0)
 
 
 @_njit(inline="always")
@@ -290,38 +338,48 @@ def _drop_end(j: int, head: int, g0: int, g1: int, tail: int) -> tuple[int, int,
 
 @_njit
 def growing_tree(
-    grid: np.ndarray,
+    work: np.ndarray,
     active: np.ndarray,
     width: int,
     height: int,
     key: np.uint64,
     cumulative: np.ndarray,
 ) -> None:
-    """Growing Tree into the zeroed flat ``grid``.
+    """Growing Tree in a framed grid: ``work`` is the flat ``(height + 2,
+    width + 2)`` array of a zeroed maze with a frame of visited cells around
+    it, so that no step has to test the bounds (the Python layer copies the
+    maze out of the frame).
 
     The active cells are kept in the order they were added, in ``active``
     (one int32 per cell) used as a gap buffer: ``active[head:g0]`` and
     ``active[g1:tail]`` with the gap kept at the middle, so that the newest
     (``tail - 1``), oldest (``head``) and middle (``g0 - 1``) cells are each
-    one step away and removing them costs O(1).  Random picks are uniform
-    over both parts; a cell they remove from inside a part becomes a
-    tombstone (-1), skipped by the other picks and swept out when tombstones
-    outnumber live cells.  (Random alone has its own kernel,
+    one step away and removing them costs O(1).  A random pick is drawn
+    RANDOM_AHEAD steps before it is made, uniform over both parts as they
+    are then (a rank past the end, if the list shrank meanwhile, wraps
+    round), so that its slot and then its cell are fetched from memory while
+    the steps in between run; a cell it removes from inside a part becomes
+    a tombstone (-1), skipped by the other picks and swept out when
+    tombstones outnumber live cells.  (Random alone has its own kernel,
     :func:`growing_tree_random`.)  ``cumulative`` holds the weights [newest,
     oldest, random, middle] as cumulative thresholds on 32 bits.
     """
     key = _U64(key)
-    counter = _U64(0)
-    n_cells = width * height
+    stride = width + 2
     capacity = active.shape[0]
-    divider = _divider(width)
     dirs = np.empty(5, np.int64)
     low = _U64(0xFFFFFFFF)
     use_middle = cumulative[3] > cumulative[2]
     pick_newest, pick_oldest, pick_random = cumulative[0], cumulative[1], cumulative[2]
-    start = _below(random_bits(key, counter), n_cells)
-    counter += _U64(1)
-    grid[start] |= VISITED
+    random_share = pick_random - pick_oldest
+    ranks = np.empty(RING, np.int64)
+    choices = np.empty(RING, np.uint64)
+    draws = np.empty(RING, np.uint64)
+    for step in range(RANDOM_AHEAD):
+        _draw_rank(key, step, 1, ranks, choices, draws)
+    step = 0
+    start = _start(key, width, height)
+    work[start] |= VISITED
     active[0] = start
     head = 0
     g0 = 1
@@ -330,8 +388,24 @@ def growing_tree(
     live = 1
     dead = 0
     while live > 0:
-        bits = random_bits(key, counter)
-        counter += _U64(1)
+        if random_share > 0:
+            # draw RANDOM_AHEAD steps early; fetch the slot of a random pick
+            # that far on, and the cell of the one half as far
+            later = _draw_rank(key, step + RANDOM_AHEAD, (g0 - head) + (tail - g1), ranks, choices, draws)
+            if (draws[_U((step + RANDOM_AHEAD) & (RING - 1))] & low) - pick_oldest < random_share:
+                prefetch(active, _slot(later, head, g0, g1, tail))
+            at = _U((step + RANDOM_AHEAD // 2) & (RING - 1))
+            if (draws[at] & low) - pick_oldest < random_share:
+                soon = np.int64(active[_U(_slot(ranks[at], head, g0, g1, tail))])
+                prefetch(work, soon - stride)
+                prefetch(work, soon)
+                prefetch(work, soon + stride)
+            at = _U(step & (RING - 1))
+            bits = draws[at]
+        else:
+            at = _U(0)
+            bits = random_bits(key, _U64(step + 1))
+        step += 1
         r = bits & low
         # pick: j is the slot of the chosen cell, choice the bits left for the direction
         if r < pick_newest:
@@ -347,11 +421,8 @@ def growing_tree(
             j = head
             choice = bits
         elif r < pick_random:
-            product = (bits >> _U64(32)) * _U64((g0 - head) + (tail - g1))
-            j = head + np.int64(product >> _U64(32))
-            if j >= g0:
-                j += g1 - g0
-            choice = product << _U64(32)
+            j = _slot(ranks[at], head, g0, g1, tail)
+            choice = choices[at]
         else:
             j = g0 - 1
             choice = bits
@@ -360,10 +431,11 @@ def growing_tree(
             head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
             dead -= dropped
         else:
-            k = _unvisited(grid, c, width, height, divider, dirs)
+            up, down, left, right = _free_sides_framed(work, c, stride)
+            k = _as_dirs(up, down, left, right, dirs)
             if k > 0:
-                n = _carve(grid, c, dirs[_below(choice, k)], width)
-                grid[n] |= VISITED
+                n = _carve(work, c, dirs[_below(choice, k)], stride)
+                work[n] |= VISITED
                 if tail == capacity:  # close the gap to make room
                     for t in range(g1, tail):
                         active[g0 + t - g1] = active[t]
@@ -403,7 +475,6 @@ def growing_tree(
             active[g0] = active[g1]
             g0 += 1
             g1 += 1
-    clear_state(grid)
 
 
 @_njit

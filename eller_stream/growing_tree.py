@@ -27,7 +27,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from . import _grid_kernels as g
-from ._kernels import kernel_errstate, seed_key
+from ._kernels import EAST, SOUTH, kernel_errstate, seed_key
 from ._validate import check_grid_buffer, check_int, check_seed
 
 __all__ = ["STRATEGIES", "growing_tree", "parse_strategy"]
@@ -96,20 +96,24 @@ def growing_tree(
     height = check_int("height", height, 1, 2**31 - 2)
     weights = parse_strategy(strategy)
     seed = check_seed(seed)
-    if width * height >= 2**31:
-        raise ValueError(f"width * height must be below 2**31, got {width * height}")
-    if out is None:
-        out = np.zeros((height, width), np.uint8)
-    else:
+    if (width + 2) * (height + 2) >= 2**31:
+        raise ValueError(f"(width + 2) * (height + 2) must be below 2**31, got {width} x {height}")
+    if out is not None:
         check_grid_buffer("out", out, (height, width))
-        out[...] = 0
+    else:
+        out = np.empty((height, width), np.uint8)
+    # the maze is built inside a frame of cells marked visited: no step tests the bounds
+    work = np.zeros((height + 2, width + 2), np.uint8)
+    work[[0, -1]] = g.VISITED
+    work[:, [0, -1]] = g.VISITED
     active = np.empty(width * height + 1, np.int32)
     with kernel_errstate():
         key = seed_key(seed)
         if weights == {"random": 1.0}:  # order does not matter: a faster kernel
-            g.growing_tree_random(out.reshape(-1), active, width, height, key)
+            g.growing_tree_random(work.reshape(-1), active, width, height, key)
         elif weights == {"oldest": 1.0}:  # a breadth-first search: a faster kernel
-            g.growing_tree_oldest(out.reshape(-1), active, width, height, key)
+            g.growing_tree_oldest(work.reshape(-1), active, width, height, key)
         else:
-            g.growing_tree(out.reshape(-1), active, width, height, key, _thresholds(weights))
+            g.growing_tree(work.reshape(-1), active, width, height, key, _thresholds(weights))
+    np.bitwise_and(work[1:-1, 1:-1], EAST | SOUTH, out=out)
     return out
