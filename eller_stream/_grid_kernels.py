@@ -464,6 +464,12 @@ def growing_tree(
                         dead = 0
         if not use_middle:
             continue
+        # the middle moves by about a cell a step: fetch its neighbours in the list
+        for near in (max(g0 - 2, head), min(g1, tail - 1)):
+            cell = np.int64(active[_U(near)])
+            prefetch(work, cell - stride)
+            prefetch(work, cell)
+            prefetch(work, cell + stride)
         # keep the gap in the middle: len(left) - len(right) in {0, 1}
         left = g0 - head
         right = tail - g1
