@@ -716,9 +716,56 @@ def tree_farthest(
 
 
 @_njit
-def path_from_parents(mark: np.ndarray, width: int, source: int, target: int, out: np.ndarray) -> None:
+def tree_walk(mask: np.ndarray, width: int, source: int, target: int) -> int:
+    """Depth-first walk from ``source`` to ``target`` in a maze that is a tree.
+
+    ``mask``: the flat passage masks of :func:`passage_masks` plus one
+    scratch byte.  In a tree the only neighbour already seen is the parent,
+    so the walk needs no marks to choose its way: entering a cell it writes
+    the direction back (plus 1; 5 for the source) into bits 4-6, and back
+    in a cell from a child in direction d it goes on with the next passage
+    after d, or back up.  The chain of directions back from ``target`` is
+    then the path.  Branch-free but for the loop's exits; the steps read
+    only the byte of the cell entered.  Returns 1 when ``target`` was
+    reached, 0 when it cannot be reached, -1 when the walk entered a cell it
+    had seen (a loop: the caller must use :func:`walk`).
+    """
+    scratch = mask.shape[0] - 1
+    byte = np.int64(mask[source]) | (5 << 4)
+    mask[source] = byte
+    cur = source
+    after = 0  # the first direction still to try in cur
+    while cur != target:
+        back = (byte >> 4) - 1  # 4 in the source: no way back
+        ahead = byte & 15 & ~(1 << back) & (-1 << after)
+        forward = np.int64(ahead != 0)
+        if not forward and back == 4:
+            return 0
+        lowest = ahead & -ahead  # 1, 2, 4 or 8
+        d = _sel(forward, (lowest >> 1) - (lowest >> 3), back)
+        nxt = _step(cur, d, width)
+        seen = np.int64(mask[_U(nxt)])
+        if forward and seen >> 4:
+            return -1
+        byte = seen | ((forward * ((d ^ 1) + 1)) << 4)
+        mask[_U(_sel(forward, nxt, scratch))] = byte
+        after = (1 - forward) * ((d ^ 1) + 1)  # back in the parent: the passages after the one just done
+        cur = nxt
+    return 1
+
+
+@_njit(inline="always")
+def _way_back(byte: int, shift: int, bias: int) -> int:
+    return ((np.int64(byte) >> shift) - bias) & 3
+
+
+@_njit
+def path_from_parents(
+    mark: np.ndarray, width: int, source: int, target: int, shift: int, bias: int, out: np.ndarray
+) -> None:
     """Fill ``out`` (k, 2) with the (y, x) cells from source to target,
-    following the parent directions that :func:`walk` left in ``mark``."""
+    following the directions back that a walk left in ``mark`` (at bit
+    ``shift``, plus ``bias``)."""
     k = out.shape[0]
     cur = target
     for i in range(k - 1, -1, -1):
@@ -726,15 +773,15 @@ def path_from_parents(mark: np.ndarray, width: int, source: int, target: int, ou
         out[i, 1] = cur % width
         if cur == source:
             break
-        cur = _step(cur, (mark[cur] >> PARENT_SHIFT) & 3, width)
+        cur = _step(cur, _way_back(mark[cur], shift, bias), width)
 
 
 @_njit
-def path_length(mark: np.ndarray, width: int, source: int, target: int) -> int:
+def path_length(mark: np.ndarray, width: int, source: int, target: int, shift: int, bias: int) -> int:
     cur = target
     k = 1
     while cur != source:
-        cur = _step(cur, (mark[cur] >> PARENT_SHIFT) & 3, width)
+        cur = _step(cur, _way_back(mark[cur], shift, bias), width)
         k += 1
     return k
 

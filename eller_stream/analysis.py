@@ -116,12 +116,18 @@ def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.
     sy, sx = _check_cell("start", start, grid.shape)
     ey, ex = _check_cell("end", end, grid.shape)
     source, target = sy * w + sx, ey * w + ex
-    mark = _walk_cells(grid)
-    reached = g.walk(mark, w, h, source, target, 0)[0]
+    mark = np.empty(grid.size + 1, np.uint8)  # passage masks, then the walk's marks
+    g.passage_masks(grid, mark[:-1], np.zeros(16, np.int64))
+    reached = g.tree_walk(mark, w, source, target)
+    shift, bias = 4, 1
+    if reached < 0:  # a loop: walk again, marking the cells seen
+        mark = _walk_cells(grid)
+        reached = g.walk(mark, w, h, source, target, 0)[0]
+        shift, bias = g.PARENT_SHIFT, 0
     if not reached:
         raise ValueError(f"end {(ey, ex)} cannot be reached from start {(sy, sx)}")
-    out = np.empty((g.path_length(mark, w, source, target), 2), np.int64)
-    g.path_from_parents(mark, w, source, target, out)
+    out = np.empty((g.path_length(mark, w, source, target, shift, bias), 2), np.int64)
+    g.path_from_parents(mark, w, source, target, shift, bias, out)
     return out
 
 

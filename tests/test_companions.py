@@ -164,6 +164,28 @@ def test_solve_walks_open_passages_and_matches_bfs(size, seed, algorithm, data):
     assert [tuple(c) for c in path.tolist()] == bfs_path(grid, start, end)
 
 
+@given(
+    size=st.tuples(st.integers(1, 20), st.integers(1, 20)),
+    seed=st.integers(0, 10**6),
+    changes=st.lists(st.tuples(st.integers(0, 19), st.integers(0, 19), st.integers(0, 255)), max_size=12),
+    data=st.data(),
+)
+def test_solve_on_grids_that_are_not_trees(size, seed, changes, data):
+    """Loops (the tree walk must notice them and walk again marking cells),
+    cut passages, passages out of the grid and unknown bits."""
+    w, h = size
+    grid = es.backtracker(w, h, seed)
+    for y, x, bits in changes:
+        grid[y % h, x % w] ^= bits
+    start = (data.draw(st.integers(0, h - 1)), data.draw(st.integers(0, w - 1)))
+    end = (data.draw(st.integers(0, h - 1)), data.draw(st.integers(0, w - 1)))
+    if not bfs_path(grid, start, end):
+        with pytest.raises(ValueError, match="cannot be reached"):
+            es.solve(grid, start, end)
+        return
+    walk_ok(grid, es.solve(grid, start, end), start, end)
+
+
 def test_solve_errors():
     grid = es.eller(5, 5, seed=1)
     with pytest.raises(ValueError, match="end"):
