@@ -660,10 +660,18 @@ def bfs_farthest(
 
 
 @_njit
-def tree_farthest(
-    mask: np.ndarray, queue: np.ndarray, width: int, source: int, back: int, row: int
+def tree_distances(
+    mask: np.ndarray,
+    queue: np.ndarray,
+    width: int,
+    source: int,
+    back: int,
+    row: int,
+    row_depth: np.ndarray,
+    stop_early: bool,
 ) -> np.ndarray:
-    """Breadth-first distances from ``source`` in a maze that is a tree.
+    """Breadth-first distances from ``source`` to the cells of ``row``, in
+    a maze that is a tree.
 
     ``mask``: the flat passage masks of :func:`passage_masks`.  In a tree
     the only neighbour already reached is the parent, so nothing is marked:
@@ -671,11 +679,14 @@ def tree_farthest(
     source's ``back`` is a direction without a passage), and a cell's other
     passages lead to its children.  The only memory read out of order is
     one mask byte per cell, fetched ahead.  ``queue``: one uint32 per cell
-    plus 4 (so cells < 2**30).  Returns [x of the farthest cell on ``row`` (the leftmost
-    of ties, -1 if none), its distance, 1 if the walk stayed a tree (else 0:
-    a loop was found, the caller must use :func:`bfs_farthest`)].
+    plus 4 (so cells < 2**30).  ``row_depth`` (width + 1 int64, the last a
+    scratch slot) receives the distance of each cell of ``row`` reached.
+    With ``stop_early`` (for a grid known to be a tree) the sweep ends when
+    the whole row is reached.  Returns [cells reached, 1 if the walk stayed
+    a tree (else 0: a loop was found, the caller must use
+    :func:`bfs_farthest`)].
     """
-    result = np.full(3, -1, np.int64)
+    result = np.zeros(2, np.int64)
     n_cells = mask.shape[0]
     row_start = row * width
     queue[0] = source * 4 + back
@@ -683,10 +694,9 @@ def tree_farthest(
     tail = 1
     level_end = 1
     depth = 0
-    best = -1
-    best_x = -1
     tree = 1
-    while head < tail:
+    to_reach = width if stop_early else n_cells + 1
+    while head < tail and to_reach > 0:
         if head == level_end:
             depth += 1
             level_end = tail
@@ -699,19 +709,21 @@ def tree_farthest(
         cur = entry >> 2
         m = np.int64(mask[_U(cur)]) & ~(np.int64(1) << (entry & 3))
         x = cur - row_start
-        best, best_x = _farther(np.int64(_U(x) < _U(width)), depth, x, best, best_x)
+        on_row = np.int64(_U(x) < _U(width))
+        row_depth[_U(_sel(on_row, x, width))] = depth
+        to_reach -= on_row
         # every child is written; the tail moves past the ones there are
-        queue[_U(tail)] = (cur - width) * 4 + 1
+        base = cur * 4
+        queue[_U(tail)] = base - 4 * width + 1
         tail += m & 1
-        queue[_U(tail)] = (cur + width) * 4
+        queue[_U(tail)] = base + 4 * width
         tail += (m >> 1) & 1
-        queue[_U(tail)] = (cur - 1) * 4 + 3
+        queue[_U(tail)] = base - 1
         tail += (m >> 2) & 1
-        queue[_U(tail)] = (cur + 1) * 4 + 2
+        queue[_U(tail)] = base + 6
         tail += (m >> 3) & 1
-    result[0] = best_x
-    result[1] = best
-    result[2] = tree
+    result[0] = head
+    result[1] = tree
     return result
 
 

@@ -140,17 +140,24 @@ def _masks(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return masks, counts
 
 
-def _farthest(grid: np.ndarray, masks: np.ndarray, source: int, row: int) -> tuple[int, int]:
+def _farthest(
+    grid: np.ndarray, masks: np.ndarray, queue: np.ndarray, source: int, row: int, tree: bool
+) -> tuple[int, int, bool]:
     """(x, distance) of the cell of ``row`` farthest from ``source`` (a cell
-    of the top or bottom row)."""
+    of the top or bottom row; x = -1 when no cell of the row can be
+    reached), and whether the sweep proved the grid a spanning tree.
+    ``tree``: the grid is known to be one."""
     h, w = grid.shape
+    row_depth = np.full(w + 1, -1, np.int64)
     found = None
     if grid.size < 2**30:
         back = _UP if source < w else _DOWN  # a direction without a passage
-        found = g.tree_farthest(masks, np.empty(h * w + 4, np.uint32), w, source, back, row)
-    if found is None or not found[2]:  # a loop (or a huge grid): mark the cells reached
-        found = g.bfs_farthest(_walk_cells(grid), np.empty(h * w + 4, np.int32), w, h, source, row)
-    return int(found[0]), int(found[1])
+        found = g.tree_distances(masks, queue, w, source, back, row, row_depth, tree)
+    if found is None or not found[1]:  # a loop (or a huge grid): mark the cells reached
+        x, distance, _ = g.bfs_farthest(_walk_cells(grid), queue.view(np.int32), w, h, source, row)
+        return int(x), int(distance), False
+    x = int(np.argmax(row_depth[:w]))  # the leftmost of the farthest
+    return (x if row_depth[x] >= 0 else -1), int(row_depth[x]), int(found[0]) == h * w
 
 
 def _endpoints(
@@ -160,10 +167,12 @@ def _endpoints(
     h, w = grid.shape
     if masks is None:
         masks, _ = _masks(grid)
-    end_x, _ = _farthest(grid, masks, 0, h - 1)
+    queue = np.empty(h * w + 4, np.uint32)
+    end_x, _, tree = _farthest(grid, masks, queue, 0, h - 1, False)
     if end_x < 0:
         raise ValueError("grid is not connected: no bottom-row cell can be reached from (0, 0)")
-    start_x, distance = _farthest(grid, masks, (h - 1) * w + end_x, 0)
+    # a spanning tree: the second sweep may stop once it has reached the whole top row
+    start_x, distance, _ = _farthest(grid, masks, queue, (h - 1) * w + end_x, 0, tree)
     return (0, start_x), (h - 1, end_x), distance + 1
 
 
