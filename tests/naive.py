@@ -6,6 +6,7 @@ format (EAST = 1, SOUTH = 2) with plain Python loops.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 import numpy as np
@@ -322,3 +323,110 @@ def growing_tree_reference(width: int, height: int, weights: dict[str, float], s
 def dead_end_fraction(grid: np.ndarray) -> float:
     h, w = grid.shape
     return sum(len(neighbours(grid, y, x)) == 1 for y in range(h) for x in range(w)) / (h * w)
+
+
+# ---------------------------------------------------------------------------
+# The documented Growing Tree streams, written the plain way (a Python list of
+# active cells, list.pop for removals): the fast kernels must give the same
+# mazes, byte for byte, for every strategy and for mixes without "random".
+# ---------------------------------------------------------------------------
+
+NAMES = ("newest", "oldest", "random", "middle")
+LAG = 8  # a random pick is drawn this many steps before it is made
+
+
+def _draw(key: int, i: int) -> int:
+    return mix64((key + i * GOLDEN) & MASK64)
+
+
+def _below(bits32: int, n: int) -> int:
+    """floor(bits32 / 2**32 * n) for a 32-bit number."""
+    return (bits32 * n) >> 32
+
+
+def growing_tree_exact(width: int, height: int, weights: dict[str, float], seed: int) -> np.ndarray:
+    key = seed_key(seed)
+    grid = np.zeros((height, width), np.uint8)
+    visited = np.zeros((height, width), bool)
+    s = _below(_draw(key, 0) >> 32, width * height)  # draw 0 places the first cell
+    start = (s // width, s % width)
+    visited[start] = True
+
+    def unvisited(cell):  # north, south, west, east
+        y, x = cell
+        out = []
+        for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
+            if 0 <= ny < height and 0 <= nx < width and not visited[ny, nx]:
+                out.append((ny, nx))
+        return out
+
+    def carve(a, b):
+        (y0, x0), (y1, _) = sorted([a, b])
+        grid[y0, x0] |= EAST if y0 == y1 else SOUTH
+        visited[b] = True
+
+    if weights == {"oldest": 1.0}:
+        # a cell at a time: it carves to all its unvisited neighbours, in the
+        # order of the permutation of (north, south, west, east) its draw picks
+        orders = list(itertools.permutations(range(4)))
+        queue = deque([start])
+        i = 1
+        while queue:
+            cell = queue.popleft()
+            order = orders[_below(_draw(key, i) >> 32, 24)]
+            i += 1
+            y, x = cell
+            around = [(y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)]
+            free = unvisited(cell)
+            for d in order:
+                if around[d] in free:
+                    carve(cell, around[d])
+                    queue.append(around[d])
+        return grid
+
+    if weights == {"random": 1.0}:
+        # a dense list: a removed cell's slot takes the last cell; the pick of
+        # step s is a rank drawn at step s - LAG over the list's length then
+        active = [start]
+        drawn = {s: _draw(key, s + 1) >> 32 for s in range(LAG)}
+        ranks = {s: (bits * 1) for s, bits in drawn.items()}  # size 1 before the first step
+        step = 0
+        while active:
+            later = _draw(key, step + LAG + 1) >> 32
+            ranks[step + LAG] = later * len(active)
+            product = ranks.pop(step)
+            j = product >> 32
+            if j >= len(active):
+                j %= len(active)
+            choice = product & 0xFFFFFFFF
+            step += 1
+            cell = active[j]
+            free = unvisited(cell)
+            if free:
+                n = free[_below(choice, len(free))]
+                carve(cell, n)
+                active.append(n)
+            else:
+                active[j] = active[-1]
+                active.pop()
+        return grid
+
+    assert "random" not in weights, "mixes with random leave tombstones: not modelled here"
+    thresholds = np.minimum(np.round(np.cumsum([weights.get(n, 0.0) for n in NAMES]) * 2**32), 2**32)
+    thresholds[-1] = 2**32
+    active = [start]
+    step = 1
+    while active:
+        bits = _draw(key, step)
+        step += 1
+        strategy = NAMES[int(np.searchsorted(thresholds, bits & 0xFFFFFFFF, side="right"))]
+        i = {"newest": len(active) - 1, "oldest": 0, "middle": (len(active) - 1) // 2}[strategy]
+        cell = active[i]
+        free = unvisited(cell)
+        if free:
+            n = free[_below(bits >> 32, len(free))]
+            carve(cell, n)
+            active.append(n)
+        else:
+            active.pop(i)
+    return grid
