@@ -32,7 +32,7 @@ GENERATORS = {
 def test_generator(per_cell, name, n):
     make = GENERATORS[name]
     make(16, 0)
-    per_cell(f"{name}[{n}x{n}]", lambda: make(n, 1), n * n, rounds=3 if n == 1000 else 1)
+    per_cell(f"{name}[{n}x{n}]", lambda: make(n, 1), n * n, rounds=3)
 
 
 @pytest.mark.parametrize("n", [1000, 4000])

@@ -6,10 +6,13 @@ or removes the cell when it has none.  The strategy sets the texture:
 
 - ``"newest"``: a stack, the recursive backtracker's long winding corridors,
   few dead ends, long solutions;
-- ``"random"``: randomized Prim, bushy, with many short dead ends;
+- ``"random"``: randomized Prim, bushy, with many short dead ends (each
+  random pick is drawn 8 steps before it is made, uniform over the list as
+  it is then, so that its memory can be fetched in the meantime);
 - ``"oldest"``: a queue, breadth-first growth; each cell carves to all its
-  free neighbours before the next one moves, so long straight corridors
-  radiate from the start (very few dead ends, short solutions);
+  free neighbours (in a random order) before the next one moves, so long
+  straight corridors radiate from the start (very few dead ends, short
+  solutions);
 - ``"middle"``: the middle of the list, much like oldest;
 - mixes, as a mapping ``{"newest": 0.9, "random": 0.1}`` or a string
   ``"newest:90,random:10"``: each step draws which strategy picks.
@@ -85,7 +88,8 @@ def growing_tree(
     """A perfect ``(height, width)`` maze by the Growing Tree algorithm.
 
     Every step costs O(1) amortised for every strategy and mix.  Extra
-    memory: 4 bytes per cell (the active list).
+    memory: 5 bytes per cell (the active list, and a copy of the maze with a
+    frame of visited cells around it, so that no step tests the bounds).
 
     >>> import eller_stream as es
     >>> a = es.growing_tree(8, 8, "random", seed=3)
