@@ -1,5 +1,6 @@
 """Numba kernels for bounded grids: Growing Tree, the backtracker, the
-depth-first walker behind the solver, and the metrics.
+walks behind the solver and the breadth-first sweeps behind the suggested
+endpoints and the metrics.
 
 Grids are passed flat (``grid.reshape(-1)``, row-major, ``i = y * width + x``).
 The Python layer allocates every scratch array (so that memory is visible to
@@ -12,7 +13,20 @@ cell, above the two passage flags:
     bits 3-4  the direction back to the parent cell (N, S, W, E)
 
 so the backtracker's whole stack lives inside the maze it builds (one byte
-per cell in all), and the solver's stack is the path it returns.
+per cell in all).  Growing Tree works in a copy of the maze framed by a row
+and a column of visited cells on each side, so that no step tests the
+bounds.  The analysis works on passage masks (one byte per cell, a bit for
+each of the four directions): in a tree the only neighbour already seen is
+the one a walk came from, so the tree walk and the tree sweep need no
+visited marks; they notice a loop, and the caller starts again with marks.
+
+What costs time here is waiting for memory (the cells of a big maze are
+read out of order) and mispredicted branches.  Where the cells to come are
+known in advance (a queue, the draws of later steps) the kernels ask for
+their bytes early with :func:`prefetch`; branch-free selects (``_sel``)
+replace branches the processor cannot predict, but only where they do not
+lengthen the chain from one step to the next: in the depth-first kernels a
+predicted branch lets the processor run ahead, and measured faster.
 """
 
 from __future__ import annotations
