@@ -188,6 +188,15 @@ def _free_sides_framed(work: np.ndarray, i: int, stride: int) -> tuple[int, int,
 
 
 @_njit(inline="always")
+def _prefetch_rows(work: np.ndarray, cell: int, stride: int) -> None:
+    """Fetch the bytes of ``cell`` and of the cells above and below it: all
+    that a step on ``cell`` reads or writes."""
+    prefetch(work, cell - stride)
+    prefetch(work, cell)
+    prefetch(work, cell + stride)
+
+
+@_njit(inline="always")
 def _start(key: np.uint64, width: int, height: int) -> int:
     """The first cell of a Growing Tree (draw 0), in framed coordinates."""
     s = _below(random_bits(key, _U64(0)), width * height)
@@ -229,13 +238,9 @@ def growing_tree_random(
     step = 0
     while tail > 0:
         prefetch(active, _draw_rank(key, step + RANDOM_AHEAD, tail, ranks, choices, draws))
-        soon = np.int64(active[_U(min(ranks[_U((step + RANDOM_AHEAD // 2) & (RING - 1))], tail - 1))])
-        prefetch(work, soon - stride)
-        prefetch(work, soon)
-        prefetch(work, soon + stride)
-        j = ranks[_U(step & (RING - 1))]
-        if j >= tail:  # the list shrank since this pick was drawn
-            j %= tail
+        soon = _slot(ranks[_U((step + RANDOM_AHEAD // 2) & (RING - 1))], 0, tail, tail, tail)
+        _prefetch_rows(work, np.int64(active[_U(soon)]), stride)
+        j = _slot(ranks[_U(step & (RING - 1))], 0, tail, tail, tail)  # one part: active[:tail]
         choice = choices[_U(step & (RING - 1))]
         step += 1
         c = np.int64(active[_U(j)])
@@ -283,9 +288,7 @@ def growing_tree_oldest(
     tail = 1
     while head < tail:
         soon = np.int64(active[_U(min(head + 8, tail - 1))])
-        prefetch(work, soon - stride)
-        prefetch(work, soon)
-        prefetch(work, soon + stride)
+        _prefetch_rows(work, soon, stride)
         c = np.int64(active[_U(head)])
         head += 1
         up, down, left, right = _free_sides_framed(work, c, stride)
@@ -317,11 +320,12 @@ def _draw_rank(
     the rank."""
     bits = random_bits(key, _U64(step + 1))  # draw 0 placed the first cell
     product = (bits >> _U64(32)) * _U64(size)
+    rank = np.int64(product >> _U64(32))
     at = _U(step & (RING - 1))
     draws[at] = bits
-    ranks[at] = np.int64(product >> _U64(32))
+    ranks[at] = rank
     choices[at] = product << _U64(32)
-    return np.int64(product >> _U64(32))
+    return rank
 
 
 @_njit(inline="always")
@@ -411,9 +415,7 @@ def growing_tree(
             at = _U((step + RANDOM_AHEAD // 2) & (RING - 1))
             if (draws[at] & low) - pick_oldest < random_share:
                 soon = np.int64(active[_U(_slot(ranks[at], head, g0, g1, tail))])
-                prefetch(work, soon - stride)
-                prefetch(work, soon)
-                prefetch(work, soon + stride)
+                _prefetch_rows(work, soon, stride)
             at = _U(step & (RING - 1))
             bits = draws[at]
         else:
@@ -480,10 +482,7 @@ def growing_tree(
             continue
         # the middle moves by about a cell a step: fetch its neighbours in the list
         for near in (max(g0 - 2, head), min(g1, tail - 1)):
-            cell = np.int64(active[_U(near)])
-            prefetch(work, cell - stride)
-            prefetch(work, cell)
-            prefetch(work, cell + stride)
+            _prefetch_rows(work, np.int64(active[_U(near)]), stride)
         # keep the gap in the middle: len(left) - len(right) in {0, 1}
         left = g0 - head
         right = tail - g1
@@ -829,7 +828,7 @@ def passage_masks(grid: np.ndarray, out: np.ndarray, counts: np.ndarray) -> None
             v = grid[y, x]
             north = (grid[above, x] >> 1) & has_up
             south = (v >> 1) & has_down
-            west = grid[y, _U(x - 1)] & np.uint8(x > 0) if x > 0 else np.uint8(0)
+            west = grid[y, _U(x - 1)] & 1 if x > 0 else np.uint8(0)
             east = v & np.uint8(x < width - 1)
             m = (north & 1) | ((south & 1) << 1) | (west << 2) | ((east & 1) << 3)
             out[_U(y * width + x)] = m
