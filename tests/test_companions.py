@@ -329,23 +329,19 @@ def test_metrics_against_plain_counts():
     assert m["solution_length"] == len(bfs_path(grid, start, end))
     assert m["solution_ratio"] == pytest.approx(m["solution_length"] / (w + h))
     # straight runs, by hand: maximal runs of EAST along rows and SOUTH down columns
-    runs = []
-    for row in grid:
-        n = 0
-        for v in [*list(row), 0]:
-            if v & EAST:
-                n += 1
-            elif n:
-                runs.append(n)
-                n = 0
-    for col in grid.T:
-        n = 0
-        for v in [*list(col), 0]:
-            if v & SOUTH:
-                n += 1
-            elif n:
-                runs.append(n)
-                n = 0
+    def runs_along(lines, flag):
+        runs = []
+        for line in lines:
+            n = 0
+            for v in [*list(line), 0]:
+                if v & flag:
+                    n += 1
+                elif n:
+                    runs.append(n)
+                    n = 0
+        return runs
+
+    runs = runs_along(grid, EAST) + runs_along(grid.T, SOUTH)
     assert m["mean_straight_run"] == pytest.approx(np.mean(runs))
 
 
