@@ -43,8 +43,16 @@ from numba.extending import intrinsic
 from ._kernels import _U64, _njit, _sel, random_bits
 
 VISITED = 4
-RANDOM_AHEAD = 8  # random picks are drawn (and their memory fetched) this many steps early
-RING = 16  # the draws waiting for their step: a power of two above RANDOM_AHEAD
+RANDOM_AHEAD = 8  # a random pick's rank is drawn this many steps early (part of the stream)
+FAR = 24  # its bits this many: the slot is guessed and fetched then (a hint only)
+RING = 32  # the draws waiting for their step: a power of two above FAR
+# Growing Tree's free-side bits: set while the neighbour that way is unvisited
+FREE_SHIFT = 4  # bits 4-7: north, south, west, east
+# how many free sides a 4-bit mask has, and the k-th of them (north, south, west, east order)
+FREE_COUNT = np.array([bin(m).count("1") for m in range(16)], np.int64)
+FREE_DIRS = np.array(
+    [([d for d in range(4) if m >> d & 1] + [0] * 4)[:4] for m in range(16)], np.int64
+).reshape(-1)
 LOOKAHEAD = 16  # how many queue places ahead the breadth-first sweeps prefetch
 # the 24 orders of the four directions, each packed 2 bits a direction (first in the lowest bits)
 ORDERS = np.array(
@@ -177,14 +185,38 @@ def _unvisited(
 
 
 @_njit(inline="always")
+def _enter(work: np.ndarray, n: int, stride: int) -> None:
+    """Mark cell n visited in a framed Growing Tree grid: clear, in each of
+    its four neighbours, the free-side bit that points at n.  (On a cell
+    already visited it changes nothing, so branch-free callers may call it
+    on a cell that does not grow.)"""
+    work[_U(n - stride)] &= np.uint8(0xFF ^ (2 << FREE_SHIFT))  # the cell above: its south side
+    work[_U(n + stride)] &= np.uint8(0xFF ^ (1 << FREE_SHIFT))  # below: north
+    work[_U(n - 1)] &= np.uint8(0xFF ^ (8 << FREE_SHIFT))  # left: east
+    work[_U(n + 1)] &= np.uint8(0xFF ^ (4 << FREE_SHIFT))  # right: west
+
+
+@_njit(inline="always")
 def _free_sides_framed(work: np.ndarray, i: int, stride: int) -> tuple[int, int, int, int]:
-    """:func:`_free_sides` in a framed grid (see :func:`growing_tree`): no
-    bounds to test, the frame is visited."""
+    """:func:`_free_sides` in a framed grid of visited marks (the random
+    kernel's): no bounds to test, the frame is visited."""
     up = np.int64((work[_U(i - stride)] & VISITED) == 0)
     down = np.int64((work[_U(i + stride)] & VISITED) == 0)
     left = np.int64((work[_U(i - 1)] & VISITED) == 0)
     right = np.int64((work[_U(i + 1)] & VISITED) == 0)
     return up, down, left, right
+
+
+@_njit(inline="always")
+def _free_mask(work: np.ndarray, c: int) -> int:
+    """The free sides of cell c (bit d set: the neighbour towards d is unvisited)."""
+    return np.int64(work[_U(c)]) >> FREE_SHIFT
+
+
+@_njit(inline="always")
+def _free_dir(mask: int, k: int, choice: np.uint64) -> int:
+    """One of the k >= 1 free sides in ``mask``, uniformly by ``choice``."""
+    return FREE_DIRS[_U(mask * 4 + _below(choice, k))]
 
 
 @_njit(inline="always")
@@ -229,15 +261,15 @@ def growing_tree_random(
     ranks = np.empty(RING, np.int64)
     choices = np.empty(RING, np.uint64)
     draws = np.empty(RING, np.uint64)
+    _fill_rings(key, ranks, choices, draws)
     start = _start(key, width, height)
     work[start] |= VISITED
     active[0] = start
     tail = 1
-    for step in range(RANDOM_AHEAD):
-        _draw_rank(key, step, 1, ranks, choices, draws)
     step = 0
     while tail > 0:
-        prefetch(active, _draw_rank(key, step + RANDOM_AHEAD, tail, ranks, choices, draws))
+        _, guess, _ = _draw_ahead(key, step, tail, ranks, choices, draws)
+        _prefetch_near(active, guess)
         soon = _slot(ranks[_U((step + RANDOM_AHEAD // 2) & (RING - 1))], 0, tail, tail, tail)
         _prefetch_rows(work, np.int64(active[_U(soon)]), stride)
         j = _slot(ranks[_U(step & (RING - 1))], 0, tail, tail, tail)  # one part: active[:tail]
@@ -282,7 +314,7 @@ def growing_tree_oldest(
     stride = width + 2
     start = _start(key, width, height)
     counter = _U64(1)
-    work[start] |= VISITED
+    _enter(work, start, stride)
     active[0] = start
     head = 0
     tail = 1
@@ -291,11 +323,10 @@ def growing_tree_oldest(
         _prefetch_rows(work, soon, stride)
         c = np.int64(active[_U(head)])
         head += 1
-        up, down, left, right = _free_sides_framed(work, c, stride)
-        free = up | (down << 1) | (left << 2) | (right << 3)
+        free = _free_mask(work, c)
         order = np.int64(ORDERS[_below(random_bits(key, counter), 24)])
         counter += _U64(1)
-        mine = np.int64(work[_U(c)])
+        mine = 0
         for t in range(4):
             d = (order >> (2 * t)) & 3
             carve = (free >> d) & 1
@@ -303,29 +334,56 @@ def growing_tree_oldest(
             own = d & 1  # the south and east walls belong to c, north and west to n
             flag = 2 - (d >> 1)
             mine |= flag * own * carve
-            if carve:  # n was unvisited, so its byte is 0
-                work[_U(n)] = VISITED | (flag * (1 - own))
+            if carve:
+                work[_U(n)] |= flag * (1 - own)
+                _enter(work, n, stride)
                 active[_U(tail)] = n
                 tail += 1
-        work[_U(c)] = mine
+        work[_U(c)] |= mine
 
 
 @_njit(inline="always")
-def _draw_rank(
+def _fill_rings(key: np.uint64, ranks: np.ndarray, choices: np.ndarray, draws: np.ndarray) -> None:
+    """The draws of the first FAR steps, and the ranks of the first
+    RANDOM_AHEAD among the one cell there is at the start (see
+    :func:`_draw_ahead`)."""
+    for step in range(FAR):
+        draws[step] = random_bits(key, _U64(step + 1))  # draw 0 placed the first cell
+    for step in range(RANDOM_AHEAD):
+        ranks[step] = 0
+        choices[step] = (draws[step] >> _U64(32)) << _U64(32)  # as _draw_ahead makes them, size 1
+
+
+@_njit(inline="always")
+def _draw_ahead(
     key: np.uint64, step: int, size: int, ranks: np.ndarray, choices: np.ndarray, draws: np.ndarray
-) -> int:
-    """Draw for ``step`` now: its 64 bits, the rank of a random pick among
-    ``size`` cells (from the high 32 bits) and the bits left for the
-    direction, kept in rings of RING slots until that step comes.  Returns
-    the rank."""
-    bits = random_bits(key, _U64(step + 1))  # draw 0 placed the first cell
-    product = (bits >> _U64(32)) * _U64(size)
+) -> tuple[np.uint64, int, int]:
+    """The draws of later steps, made at ``step`` with ``size`` cells listed.
+
+    Step ``step + FAR`` gets its 64 bits now (kept in ``draws``), and step
+    ``step + RANDOM_AHEAD`` its rank: a random pick among the ``size`` cells
+    (from the high 32 bits; ``choices`` keeps the bits left for the
+    direction).  Returns the far step's bits, the rank it would have if the
+    list kept its size (the list gains or loses a cell a step at most, so
+    the true slot is at most FAR - RANDOM_AHEAD places away: fetch around
+    it) and the rank just fixed."""
+    far = random_bits(key, _U64(step + FAR + 1))
+    draws[_U((step + FAR) & (RING - 1))] = far
+    guess = np.int64(((far >> _U64(32)) * _U64(size)) >> _U64(32))
+    at = _U((step + RANDOM_AHEAD) & (RING - 1))
+    product = (draws[at] >> _U64(32)) * _U64(size)
     rank = np.int64(product >> _U64(32))
-    at = _U(step & (RING - 1))
-    draws[at] = bits
     ranks[at] = rank
     choices[at] = product << _U64(32)
-    return rank
+    return far, guess, rank
+
+
+@_njit(inline="always")
+def _prefetch_near(active: np.ndarray, slot: int) -> None:
+    """Fetch the list around a guessed slot (see :func:`_draw_ahead`)."""
+    prefetch(active, slot - (FAR - RANDOM_AHEAD))  # int32 slots: 16 of them a cache line
+    prefetch(active, slot)
+    prefetch(active, slot + (FAR - RANDOM_AHEAD))
 
 
 @_njit(inline="always")
@@ -385,7 +443,6 @@ def growing_tree(
     key = _U64(key)
     stride = width + 2
     capacity = active.shape[0]
-    dirs = np.empty(5, np.int64)
     low = _U64(0xFFFFFFFF)
     use_middle = cumulative[3] > cumulative[2]
     pick_newest, pick_oldest, pick_random = cumulative[0], cumulative[1], cumulative[2]
@@ -393,11 +450,10 @@ def growing_tree(
     ranks = np.empty(RING, np.int64)
     choices = np.empty(RING, np.uint64)
     draws = np.empty(RING, np.uint64)
-    for step in range(RANDOM_AHEAD):
-        _draw_rank(key, step, 1, ranks, choices, draws)
+    _fill_rings(key, ranks, choices, draws)
     step = 0
     start = _start(key, width, height)
-    work[start] |= VISITED
+    _enter(work, start, stride)
     active[0] = start
     head = 0
     g0 = 1
@@ -407,15 +463,13 @@ def growing_tree(
     dead = 0
     while live > 0:
         if random_share > 0:
-            # draw RANDOM_AHEAD steps early; fetch the slot of a random pick
-            # that far on, and the cell of the one half as far
-            later = _draw_rank(key, step + RANDOM_AHEAD, (g0 - head) + (tail - g1), ranks, choices, draws)
+            # draw ahead; fetch the list around the guessed slot of a random
+            # pick FAR steps on, and the cell of the one RANDOM_AHEAD steps on
+            far, guess, later = _draw_ahead(key, step, (g0 - head) + (tail - g1), ranks, choices, draws)
+            if (far & low) - pick_oldest < random_share:
+                _prefetch_near(active, _slot(guess, head, g0, g1, tail))
             if (draws[_U((step + RANDOM_AHEAD) & (RING - 1))] & low) - pick_oldest < random_share:
-                prefetch(active, _slot(later, head, g0, g1, tail))
-            at = _U((step + RANDOM_AHEAD // 2) & (RING - 1))
-            if (draws[at] & low) - pick_oldest < random_share:
-                soon = np.int64(active[_U(_slot(ranks[at], head, g0, g1, tail))])
-                _prefetch_rows(work, soon, stride)
+                _prefetch_rows(work, np.int64(active[_U(_slot(later, head, g0, g1, tail))]), stride)
             at = _U(step & (RING - 1))
             bits = draws[at]
         else:
@@ -447,11 +501,11 @@ def growing_tree(
             head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
             dead -= dropped
         else:
-            up, down, left, right = _free_sides_framed(work, c, stride)
-            k = _as_dirs(up, down, left, right, dirs)
+            mask = _free_mask(work, c)
+            k = FREE_COUNT[_U(mask)]
             if k > 0:
-                n = _carve(work, c, dirs[_below(choice, k)], stride)
-                work[n] |= VISITED
+                n = _carve(work, c, _free_dir(mask, k, choice), stride)
+                _enter(work, n, stride)
                 if tail == capacity:  # close the gap to make room
                     for t in range(g1, tail):
                         active[g0 + t - g1] = active[t]

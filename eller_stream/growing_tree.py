@@ -78,6 +78,26 @@ def _thresholds(weights: dict[str, float]) -> np.ndarray:
     return out
 
 
+def _framed_work(width: int, height: int, visited: bool = False) -> np.ndarray:
+    """The zeroed maze inside a frame of one cell on each side, so that no
+    step tests the bounds.  Either the frame is marked visited (``visited``,
+    for the random kernel, which looks at the neighbours) or every cell has a
+    free-side bit for each neighbour inside the maze (bits 4-7: north, south,
+    west, east; see ``_grid_kernels``), so that a cell tells its unvisited
+    neighbours by itself."""
+    work = np.zeros((height + 2, width + 2), np.uint8)
+    if visited:
+        work[[0, -1]] = g.VISITED
+        work[:, [0, -1]] = g.VISITED
+        return work
+    free = np.uint8(0xF << g.FREE_SHIFT)
+    work[1:-1, 1:-1] = free
+    inner = slice(1, -1)
+    for rows, cols, side in ((1, inner, 0), (-2, inner, 1), (inner, 1, 2), (inner, -2, 3)):
+        work[rows, cols] &= free ^ np.uint8(1 << (g.FREE_SHIFT + side))  # that way lies the frame
+    return work
+
+
 def growing_tree(
     width: int,
     height: int,
@@ -106,10 +126,7 @@ def growing_tree(
         check_grid_buffer("out", out, (height, width))
     else:
         out = np.empty((height, width), np.uint8)
-    # the maze is built inside a frame of cells marked visited: no step tests the bounds
-    work = np.zeros((height + 2, width + 2), np.uint8)
-    work[[0, -1]] = g.VISITED
-    work[:, [0, -1]] = g.VISITED
+    work = _framed_work(width, height, visited=weights == {"random": 1.0})
     active = np.empty(width * height + 1, np.int32)
     with kernel_errstate():
         key = seed_key(seed)
