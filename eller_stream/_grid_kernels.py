@@ -497,6 +497,9 @@ def growing_tree(
             j = g0 - 1
             choice = bits
         c = np.int64(active[_U(j)])
+        if random_share > 0:  # c may be far from the last cell: fetch what carving from it touches
+            prefetch(work, c - 2 * stride)
+            prefetch(work, c + 2 * stride)
         if c < 0:  # a tombstone: sweep it away if it ends a part, and pick again
             head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
             dead -= dropped
