@@ -14,8 +14,19 @@ cell, above the two passage flags:
 
 so the backtracker's whole stack lives inside the maze it builds (one byte
 per cell in all).  Growing Tree works in a copy of the maze framed by a row
-and a column of visited cells on each side, so that no step tests the
-bounds.  The analysis works on passage masks (one byte per cell, a bit for
+and a column of cells on each side, so that no step tests the bounds, and
+keeps in each cell which of its neighbours are still unvisited:
+
+    bits 4-7  free sides: north, south, west, east (FREE_SHIFT)
+
+so that picking a cell reads its own byte, not its four neighbours' (three
+cache lines, and a far random pick of a cell that cannot grow any more
+needs no more than that byte); entering a cell clears the bit pointing at
+it in each of its neighbours (:func:`_enter`).  (Randomized Prim alone
+marks cells visited in bit 2 and reads the neighbours: its picks are all
+far, and carving there would touch two rows more.)
+
+The analysis works on passage masks (one byte per cell, a bit for
 each of the four directions): in a tree the only neighbour already seen is
 the one a walk came from, so the tree walk and the tree sweep need no
 visited marks; they notice a loop, and the caller starts again with marks.
@@ -422,9 +433,10 @@ def growing_tree(
     cumulative: np.ndarray,
 ) -> None:
     """Growing Tree in a framed grid: ``work`` is the flat ``(height + 2,
-    width + 2)`` array of a zeroed maze with a frame of visited cells around
-    it, so that no step has to test the bounds (the Python layer copies the
-    maze out of the frame).
+    width + 2)`` array of a zeroed maze inside a frame of one cell, each
+    cell with its free sides set (see the module's notes), so that no step
+    has to test the bounds (the Python layer copies the maze out of the
+    frame).
 
     The active cells are kept in the order they were added, in ``active``
     (one int32 per cell) used as a gap buffer: ``active[head:g0]`` and
@@ -434,7 +446,8 @@ def growing_tree(
     RANDOM_AHEAD steps before it is made, uniform over both parts as they
     are then (a rank past the end, if the list shrank meanwhile, wraps
     round), so that its slot and then its cell are fetched from memory while
-    the steps in between run; a cell it removes from inside a part becomes
+    the steps in between run (the slot is guessed FAR steps ahead, see
+    :func:`_draw_ahead`); a cell it removes from inside a part becomes
     a tombstone (-1), skipped by the other picks and swept out when
     tombstones outnumber live cells.  (Random alone has its own kernel,
     :func:`growing_tree_random`.)  ``cumulative`` holds the weights [newest,

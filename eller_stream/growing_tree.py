@@ -109,7 +109,8 @@ def growing_tree(
 
     Every step costs O(1) amortised for every strategy and mix.  Extra
     memory: 5 bytes per cell (the active list, and a copy of the maze with a
-    frame of visited cells around it, so that no step tests the bounds).
+    frame around it, each cell noting which neighbours are still unvisited, so
+    that no step tests the bounds or looks at four neighbours).
 
     >>> import eller_stream as es
     >>> a = es.growing_tree(8, 8, "random", seed=3)

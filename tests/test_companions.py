@@ -30,6 +30,47 @@ MIXES = ["newest", "oldest", "random", "middle", "newest:90,random:10", "newest:
 sizes = st.tuples(st.integers(1, 200), st.integers(1, 200)).filter(lambda s: s[0] * s[1] <= 6000)
 
 
+@given(w=st.integers(1, 40), h=st.integers(1, 40))
+def test_growing_tree_work_grid_notes_free_sides(w, h):
+    """The framed copy the kernels work in: every cell of the maze has a bit
+    for each neighbour inside the maze (bits 4-7: N, S, W, E), the frame none;
+    or, for the random kernel, a frame of visited cells around zeros."""
+    from eller_stream import _grid_kernels as g
+    from eller_stream.growing_tree import _framed_work
+
+    work = _framed_work(w, h)
+    assert work.shape == (h + 2, w + 2) and work.dtype == np.uint8
+    expected = np.zeros((h + 2, w + 2), np.uint8)
+    for y in range(h):
+        for x in range(w):
+            sides = (y > 0, y < h - 1, x > 0, x < w - 1)
+            expected[y + 1, x + 1] = sum(1 << (g.FREE_SHIFT + d) for d, inside in enumerate(sides) if inside)
+    assert (work == expected).all()
+    marked = _framed_work(w, h, visited=True)
+    assert (marked[1:-1, 1:-1] == 0).all()
+    assert (marked[[0, -1]] == g.VISITED).all() and (marked[:, [0, -1]] == g.VISITED).all()
+
+
+@pytest.mark.parametrize("strategy", [m for m in MIXES if m != "random"])
+def test_growing_tree_leaves_no_free_side(strategy):
+    """Once the maze is done every cell has been entered, so no cell may
+    still claim an unvisited neighbour: the kernels kept the bits right."""
+    from eller_stream import _grid_kernels as g
+    from eller_stream._kernels import seed_key
+    from eller_stream.growing_tree import _framed_work, _thresholds, parse_strategy
+
+    w, h = 23, 17
+    work = _framed_work(w, h)
+    active = np.empty(w * h + 1, np.int32)
+    weights = parse_strategy(strategy)
+    if weights == {"oldest": 1.0}:
+        g.growing_tree_oldest(work.reshape(-1), active, w, h, seed_key(4))
+    else:
+        g.growing_tree(work.reshape(-1), active, w, h, seed_key(4), _thresholds(weights))
+    assert (work[1:-1, 1:-1] >> g.FREE_SHIFT == 0).all()
+    assert ((work[1:-1, 1:-1] & 3) == es.growing_tree(w, h, strategy, 4)).all()
+
+
 @given(size=sizes, strategy=st.sampled_from(MIXES), seed=st.integers(0, 2**64 - 1))
 def test_growing_tree_is_perfect(size, strategy, seed):
     w, h = size
@@ -328,6 +369,7 @@ def test_metrics_against_plain_counts():
     start, end = es.suggest_endpoints(grid)
     assert m["solution_length"] == len(bfs_path(grid, start, end))
     assert m["solution_ratio"] == pytest.approx(m["solution_length"] / (w + h))
+
     # straight runs, by hand: maximal runs of EAST along rows and SOUTH down columns
     def runs_along(lines, flag):
         runs = []
