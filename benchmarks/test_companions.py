@@ -32,7 +32,7 @@ GENERATORS = {
 def test_generator(per_cell, name, n):
     make = GENERATORS[name]
     make(16, 0)
-    per_cell(f"{name}[{n}x{n}]", lambda: make(n, 1), n * n, rounds=3)
+    per_cell(f"{name}[{n}x{n}]", lambda: make(n, 1), n * n, rounds=5)
 
 
 @pytest.mark.parametrize("n", [1000, 4000])
@@ -42,7 +42,7 @@ def test_solve_and_metrics(per_cell, algorithm, n):
     small = GENERATORS[algorithm](16, 0)
     es.metrics(small)
     start, end = es.suggest_endpoints(grid)
-    per_cell(f"solve {algorithm}[{n}x{n}]", lambda: es.solve(grid, start, end), n * n, rounds=3)
+    per_cell(f"solve {algorithm}[{n}x{n}]", lambda: es.solve(grid, start, end), n * n, rounds=5)
 
 
 @pytest.mark.parametrize("n", [1000, 4000])
@@ -50,7 +50,7 @@ def test_solve_and_metrics(per_cell, algorithm, n):
 def test_metrics(per_cell, algorithm, n):
     grid = GENERATORS[algorithm](n, 2)
     es.metrics(GENERATORS[algorithm](16, 0))
-    per_cell(f"metrics {algorithm}[{n}x{n}]", lambda: es.metrics(grid), n * n, rounds=3)
+    per_cell(f"metrics {algorithm}[{n}x{n}]", lambda: es.metrics(grid), n * n, rounds=5)
 
 
 PEAK_SCRIPT = r"""
