@@ -279,8 +279,8 @@ def growing_tree_random(
     tail = 1
     step = 0
     while tail > 0:
-        _, guess, _ = _draw_ahead(key, step, tail, ranks, choices, draws)
-        _prefetch_near(active, guess)
+        _prefetch_near(active, _guess(_draw_far(key, step, draws), tail))
+        _fix_rank(step, tail, ranks, choices, draws)
         soon = _slot(ranks[_U((step + RANDOM_AHEAD // 2) & (RING - 1))], 0, tail, tail, tail)
         _prefetch_rows(work, np.int64(active[_U(soon)]), stride)
         j = _slot(ranks[_U(step & (RING - 1))], 0, tail, tail, tail)  # one part: active[:tail]
@@ -357,41 +357,50 @@ def growing_tree_oldest(
 def _fill_rings(key: np.uint64, ranks: np.ndarray, choices: np.ndarray, draws: np.ndarray) -> None:
     """The draws of the first FAR steps, and the ranks of the first
     RANDOM_AHEAD among the one cell there is at the start (see
-    :func:`_draw_ahead`)."""
+    :func:`_draw_far` and :func:`_fix_rank`)."""
     for step in range(FAR):
         draws[step] = random_bits(key, _U64(step + 1))  # draw 0 placed the first cell
     for step in range(RANDOM_AHEAD):
-        ranks[step] = 0
-        choices[step] = (draws[step] >> _U64(32)) << _U64(32)  # as _draw_ahead makes them, size 1
+        _fix_rank(step - RANDOM_AHEAD, 1, ranks, choices, draws)
 
 
 @_njit(inline="always")
-def _draw_ahead(
-    key: np.uint64, step: int, size: int, ranks: np.ndarray, choices: np.ndarray, draws: np.ndarray
-) -> tuple[np.uint64, int, int]:
-    """The draws of later steps, made at ``step`` with ``size`` cells listed.
-
-    Step ``step + FAR`` gets its 64 bits now (kept in ``draws``), and step
-    ``step + RANDOM_AHEAD`` its rank: a random pick among the ``size`` cells
-    (from the high 32 bits; ``choices`` keeps the bits left for the
-    direction).  Returns the far step's bits, the rank it would have if the
-    list kept its size (the list gains or loses a cell a step at most, so
-    the true slot is at most FAR - RANDOM_AHEAD places away: fetch around
-    it) and the rank just fixed."""
+def _draw_far(key: np.uint64, step: int, draws: np.ndarray) -> np.uint64:
+    """At ``step``, the 64 bits of step ``step + FAR`` (kept in ``draws``).
+    If it is a random pick, the rank it will get is not known yet (the list
+    may change meanwhile), but :func:`_guess` is near it: its slot can be
+    fetched now."""
     far = random_bits(key, _U64(step + FAR + 1))
     draws[_U((step + FAR) & (RING - 1))] = far
-    guess = np.int64(((far >> _U64(32)) * _U64(size)) >> _U64(32))
+    return far
+
+
+@_njit(inline="always")
+def _guess(bits: np.uint64, size: int) -> int:
+    """The rank a random pick drawn ``bits`` would have among ``size`` cells
+    now.  The list gains or loses a cell a step at most, so by the time the
+    rank is fixed (FAR - RANDOM_AHEAD steps on) it is at most that many
+    places away: :func:`_prefetch_near` fetches around it."""
+    return np.int64(((bits >> _U64(32)) * _U64(size)) >> _U64(32))
+
+
+@_njit(inline="always")
+def _fix_rank(step: int, size: int, ranks: np.ndarray, choices: np.ndarray, draws: np.ndarray) -> int:
+    """At ``step``, with ``size`` cells listed, the rank of the random pick
+    of step ``step + RANDOM_AHEAD`` (uniform over the list as it is now,
+    from the high 32 bits of its draw), kept in ``ranks`` with the bits
+    left for the direction in ``choices``; returned."""
     at = _U((step + RANDOM_AHEAD) & (RING - 1))
     product = (draws[at] >> _U64(32)) * _U64(size)
     rank = np.int64(product >> _U64(32))
     ranks[at] = rank
     choices[at] = product << _U64(32)
-    return far, guess, rank
+    return rank
 
 
 @_njit(inline="always")
 def _prefetch_near(active: np.ndarray, slot: int) -> None:
-    """Fetch the list around a guessed slot (see :func:`_draw_ahead`)."""
+    """Fetch the list around a guessed slot (see :func:`_guess`)."""
     prefetch(active, slot - (FAR - RANDOM_AHEAD))  # int32 slots: 16 of them a cache line
     prefetch(active, slot)
     prefetch(active, slot + (FAR - RANDOM_AHEAD))
@@ -447,7 +456,7 @@ def growing_tree(
     are then (a rank past the end, if the list shrank meanwhile, wraps
     round), so that its slot and then its cell are fetched from memory while
     the steps in between run (the slot is guessed FAR steps ahead, see
-    :func:`_draw_ahead`); a cell it removes from inside a part becomes
+    :func:`_guess`); a cell it removes from inside a part becomes
     a tombstone (-1), skipped by the other picks and swept out when
     tombstones outnumber live cells.  (Random alone has its own kernel,
     :func:`growing_tree_random`.)  ``cumulative`` holds the weights [newest,
@@ -478,10 +487,13 @@ def growing_tree(
         if random_share > 0:
             # draw ahead; fetch the list around the guessed slot of a random
             # pick FAR steps on, and the cell of the one RANDOM_AHEAD steps on
-            far, guess, later = _draw_ahead(key, step, (g0 - head) + (tail - g1), ranks, choices, draws)
+            # (only random picks need a rank: the others skip that work)
+            size = (g0 - head) + (tail - g1)
+            far = _draw_far(key, step, draws)
             if (far & low) - pick_oldest < random_share:
-                _prefetch_near(active, _slot(guess, head, g0, g1, tail))
+                _prefetch_near(active, _slot(_guess(far, size), head, g0, g1, tail))
             if (draws[_U((step + RANDOM_AHEAD) & (RING - 1))] & low) - pick_oldest < random_share:
+                later = _fix_rank(step, size, ranks, choices, draws)
                 _prefetch_rows(work, np.int64(active[_U(_slot(later, head, g0, g1, tail))]), stride)
             at = _U(step & (RING - 1))
             bits = draws[at]
