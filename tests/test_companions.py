@@ -420,3 +420,17 @@ def test_compare_rows_and_cli_json():
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
+
+
+def test_compare_times_compiled_kernels_in_a_fresh_process():
+    """The figure must not include numba's set-up or plain-Python rows: in a
+    new process the warm-up has to be big enough that Eller's stream does
+    not run it as plain Python (it does for a process's first 1024 cells).
+    Not a speed test: compiled Eller takes ~10-50 ns a cell, plain Python
+    ~25 us, a timed run that includes numba's set-up over 100 us."""
+    out = subprocess.run(
+        [sys.executable, "-m", "eller_stream", "compare", "--width", "60", "--height", "60", "--seeds", "1",
+         "--algorithm", "eller", "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert json.loads(out.stdout)[0]["ns_per_cell"] < 5000
