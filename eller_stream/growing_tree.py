@@ -127,11 +127,12 @@ def growing_tree(
         check_grid_buffer("out", out, (height, width))
     else:
         out = np.empty((height, width), np.uint8)
-    work = _framed_work(width, height, visited=weights == {"random": 1.0})
+    prim = weights == {"random": 1.0}  # its kernel reads visited marks, the others free sides
+    work = _framed_work(width, height, visited=prim)
     active = np.empty(width * height + 1, np.int32)
     with kernel_errstate():
         key = seed_key(seed)
-        if weights == {"random": 1.0}:  # order does not matter: a faster kernel
+        if prim:  # order does not matter: a faster kernel
             g.growing_tree_random(work.reshape(-1), active, width, height, key)
         elif weights == {"oldest": 1.0}:  # a breadth-first search: a faster kernel
             g.growing_tree_oldest(work.reshape(-1), active, width, height, key)
