@@ -1,0 +1,68 @@
+"""Interleaved A/B timing of Growing Tree kernel variants: a tool, not a benchmark.
+
+On this shared machine the same code moves by 20-40% from run to run, so two
+versions of a kernel are only comparable when timed in one process, in
+turns.  To try a change to ``growing_tree`` in ``eller_stream/_grid_kernels.py``:
+
+    cp eller_stream/_grid_kernels.py eller_stream/_gk_head.py   # the reference
+    cp eller_stream/_grid_kernels.py eller_stream/_gk_try.py    # edit this one
+    python benchmarks/ab_growing_tree.py _gk_head,_gk_try 4000 newest:90,random:10 7
+
+Each variant first builds a few small mazes, which must equal the first
+variant's bit for bit (a variant that changes the mazes fails here: name it
+``_gk_x...`` to skip the check, for experiments that change them on purpose).
+Then the kernels alone (not the set-up) are timed in turns; the best and
+the median ns per cell are printed.  ``eller_stream/_gk_*.py`` is in
+``.gitignore``; delete the copies (and their ``__pycache__`` entries) when
+done.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+
+import numpy as np
+
+from eller_stream._kernels import seed_key
+
+gt = importlib.import_module("eller_stream.growing_tree")  # the module, not the function
+
+
+def run(module, n: int, thresholds: np.ndarray, seed: int) -> tuple[float, np.ndarray]:
+    """Seconds taken by ``module.growing_tree`` on an n x n maze, and the framed grid."""
+    work = gt._framed_work(n, n)
+    active = np.empty(n * n + 1, np.int32)
+    start = time.perf_counter()
+    module.growing_tree(work.reshape(-1), active, n, n, seed_key(seed), thresholds)
+    return time.perf_counter() - start, work
+
+
+def main(argv: list[str]) -> None:
+    names = argv[1].split(",")
+    n = int(argv[2]) if len(argv) > 2 else 4000
+    strategy = argv[3] if len(argv) > 3 else "newest:90,random:10"
+    rounds = int(argv[4]) if len(argv) > 4 else 5
+    thresholds = gt._thresholds(gt.parse_strategy(strategy))
+    modules = {name: importlib.import_module(f"eller_stream.{name}") for name in names}
+    for size, seed in ((64, 0), (37, 2), (300, 5)):
+        reference = run(modules[names[0]], size, thresholds, seed)[1]
+        for name in names[1:]:
+            same = (run(modules[name], size, thresholds, seed)[1] == reference).all()
+            if not same and not name.startswith("_gk_x"):
+                raise SystemExit(f"{name} builds another maze than {names[0]} ({size} x {size}, seed {seed})")
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for _ in range(rounds):
+        for name, module in modules.items():
+            times[name].append(run(module, n, thresholds, 1)[0] / n / n * 1e9)
+    for name, ns in times.items():
+        ordered = sorted(ns)
+        print(
+            f"{name:12} {strategy} {n} x {n}: best {ordered[0]:.1f}, median {ordered[len(ns) // 2]:.1f} "
+            f"ns per cell (rounds: {' '.join(f'{x:.1f}' for x in ns)})"
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv)
