@@ -2,7 +2,9 @@
 
 On this shared machine the same code moves by 20-40% from run to run, so two
 versions of a kernel are only comparable when timed in one process, in
-turns.  To try a change to ``growing_tree`` in ``eller_stream/_grid_kernels.py``:
+turns.  To try a change to the kernel of a mix in ``eller_stream/_grid_kernels.py``
+(``growing_tree_newest_random`` for mixes of newest and random, ``growing_tree``
+for the others):
 
     cp eller_stream/_grid_kernels.py eller_stream/_gk_head.py   # the reference
     cp eller_stream/_grid_kernels.py eller_stream/_gk_try.py    # edit this one
@@ -30,12 +32,18 @@ from eller_stream._kernels import seed_key
 gt = importlib.import_module("eller_stream.growing_tree")  # the module, not the function
 
 
-def run(module, n: int, thresholds: np.ndarray, seed: int) -> tuple[float, np.ndarray]:
-    """Seconds taken by ``module.growing_tree`` on an n x n maze, and the framed grid."""
+def run(module, n: int, weights: dict[str, float], seed: int) -> tuple[float, np.ndarray]:
+    """Seconds taken by the module's kernel for ``weights`` on an n x n maze
+    (``growing_tree_newest_random`` for newest/random mixes, as the public
+    function does, else ``growing_tree``), and the framed grid."""
+    thresholds = gt._thresholds(weights)
     work = gt._framed_work(n, n)
     active = np.empty(n * n + 1, np.int32)
     start = time.perf_counter()
-    module.growing_tree(work.reshape(-1), active, n, n, seed_key(seed), thresholds)
+    if weights.keys() == {"newest", "random"}:
+        module.growing_tree_newest_random(work.reshape(-1), active, n, n, seed_key(seed), thresholds[0])
+    else:
+        module.growing_tree(work.reshape(-1), active, n, n, seed_key(seed), thresholds)
     return time.perf_counter() - start, work
 
 
@@ -44,18 +52,18 @@ def main(argv: list[str]) -> None:
     n = int(argv[2]) if len(argv) > 2 else 4000
     strategy = argv[3] if len(argv) > 3 else "newest:90,random:10"
     rounds = int(argv[4]) if len(argv) > 4 else 5
-    thresholds = gt._thresholds(gt.parse_strategy(strategy))
+    weights = gt.parse_strategy(strategy)
     modules = {name: importlib.import_module(f"eller_stream.{name}") for name in names}
     for size, seed in ((64, 0), (37, 2), (300, 5)):
-        reference = run(modules[names[0]], size, thresholds, seed)[1]
+        reference = run(modules[names[0]], size, weights, seed)[1]
         for name in names[1:]:
-            same = (run(modules[name], size, thresholds, seed)[1] == reference).all()
+            same = (run(modules[name], size, weights, seed)[1] == reference).all()
             if not same and not name.startswith("_gk_x"):
                 raise SystemExit(f"{name} builds another maze than {names[0]} ({size} x {size}, seed {seed})")
     times: dict[str, list[float]] = {name: [] for name in names}
     for _ in range(rounds):
         for name, module in modules.items():
-            times[name].append(run(module, n, thresholds, 1)[0] / n / n * 1e9)
+            times[name].append(run(module, n, weights, 1)[0] / n / n * 1e9)
     for name, ns in times.items():
         ordered = sorted(ns)
         print(

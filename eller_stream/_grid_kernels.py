@@ -61,6 +61,7 @@ RING = 32  # the draws waiting for their step: a power of two above FAR
 FREE_SHIFT = 4  # bits 4-7: north, south, west, east
 # how many free sides a 4-bit mask has, and the k-th of them (north, south, west, east order)
 FREE_COUNT = np.array([bin(m).count("1") for m in range(16)], np.int64)
+FREE_COUNT_PACKED = sum(int(count) << (4 * m) for m, count in enumerate(FREE_COUNT))  # 4 bits a mask
 FREE_DIRS = np.array(
     [([d for d in range(4) if m >> d & 1] + [0] * 4)[:4] for m in range(16)], np.int64
 ).reshape(-1)
@@ -576,6 +577,144 @@ def growing_tree(
             active[g0] = active[g1]
             g0 += 1
             g1 += 1
+
+
+@_njit(inline="always")
+def _free_count(mask: int) -> int:
+    """FREE_COUNT[mask] from a constant held in a register, not a table in memory."""
+    return np.int64((_U64(FREE_COUNT_PACKED) >> _U64(mask * 4)) & _U64(15))
+
+
+@_njit
+def growing_tree_newest_random(
+    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, newest: np.uint64
+) -> None:
+    """:func:`growing_tree` for a mix of newest and random picks only (a
+    step picks the newest cell when the low 32 bits of its draw are below
+    ``newest``): the same mazes, step for step, in a loop that carries
+    less.  What it does differently:
+
+    - after a step that pushed a cell, the next newest pick takes that cell
+      and its free sides from registers; its free sides are read as soon as
+      the cell is chosen (before the carve writes it), not read back from the
+      list and the grid at the next step;
+    - the number of cells listed is the count of live cells plus
+      tombstones, so the live count is worked out on the rare steps that
+      need it, not kept up on every step;
+    - a pushed cell fetches the rows 2 above and below it (where entering
+      its neighbours writes), and the rows 3 to 8 cells on in the direction
+      it came (a corridor that goes on that way enters them next): a
+      corridor into a part of the maze not seen for a while would otherwise
+      wait for memory at each row.
+    """
+    key = _U64(key)
+    stride = width + 2
+    capacity = active.shape[0]
+    low = _U64(0xFFFFFFFF)
+    ranks = np.empty(RING, np.int64)
+    choices = np.empty(RING, np.uint64)
+    draws = np.empty(RING, np.uint64)
+    _fill_rings(key, ranks, choices, draws)
+    offsets = np.empty(64, np.int64)  # offsets[i]: the neighbour towards FREE_DIRS[i]
+    for i in range(64):
+        offsets[i] = _step(0, FREE_DIRS[i], stride)
+    step = 0
+    start = _start(key, width, height)
+    _enter(work, start, stride)
+    active[0] = start
+    head = 0
+    g0 = 1
+    g1 = 1
+    tail = 1
+    dead = 0  # tombstones: the other cells listed are live
+    # the newest cell and its free sides, from the step that pushed it until
+    # a step finds a cell with no free side (only such a step can take the
+    # newest cell off the list: a tombstone is never the newest)
+    top = start
+    top_mask = _free_mask(work, start)
+    pushed = True
+    while True:
+        size = (g0 - head) + (tail - g1)
+        far = _draw_far(key, step, draws)
+        if (far & low) >= newest:
+            _prefetch_near(active, _slot(_guess(far, size), head, g0, g1, tail))
+        if (draws[_U((step + RANDOM_AHEAD) & (RING - 1))] & low) >= newest:
+            later = _fix_rank(step, size, ranks, choices, draws)
+            _prefetch_rows(work, np.int64(active[_U(_slot(later, head, g0, g1, tail))]), stride)
+        at = _U(step & (RING - 1))
+        bits = draws[at]
+        step += 1
+        if (bits & low) < newest:
+            if tail == g1:  # right part empty: the newest cell ends the left part
+                tail = g0
+                g1 = g0
+            j = tail - 1
+            choice = bits
+            if pushed:
+                c = top
+                mask = top_mask
+            else:
+                c = np.int64(active[_U(j)])
+                if c < 0:  # a tombstone, at the end of its part: it goes
+                    head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
+                    dead -= dropped
+                    continue
+                mask = _free_mask(work, c)
+        else:
+            j = _slot(ranks[at], head, g0, g1, tail)
+            choice = choices[at]
+            c = np.int64(active[_U(j)])
+            prefetch(work, c - 2 * stride)  # c may be far from the last cell
+            prefetch(work, c + 2 * stride)
+            if c < 0:  # a tombstone: it goes if it ends a part
+                head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
+                dead -= dropped
+                continue
+            mask = _free_mask(work, c)
+        k = _free_count(mask)
+        if k > 0:
+            at4 = _U(mask * 4 + _below(choice, k))
+            n = c + offsets[at4]
+            top = n
+            top_mask = _free_mask(work, n)  # before the carve: it may write n
+            pushed = True
+            d = FREE_DIRS[at4]
+            own = d & 1  # the south and east walls belong to c, north and west to n
+            work[_U(n + (c - n) * own)] |= np.uint8(2 - (d >> 1))
+            _enter(work, n, stride)
+            prefetch(work, n - 2 * stride)
+            prefetch(work, n + 2 * stride)
+            way = n - c
+            for ahead in range(3, 9):
+                prefetch(work, n + ahead * way)
+            if tail == capacity:  # close the gap to make room
+                for t in range(g1, tail):
+                    active[g0 + t - g1] = active[t]
+                tail = g0 + tail - g1
+                g1 = g0
+            active[_U(tail)] = n
+            tail += 1
+            continue
+        pushed = False
+        head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
+        live = (g0 - head) + (tail - g1) - dead - (1 - dropped)
+        if live == 0:
+            return
+        if not dropped:  # inside a part: leave a tombstone
+            active[j] = -1
+            dead += 1
+            if dead > live + 64:  # sweep the tombstones, keeping the order
+                w = head
+                for t in range(head, g0):
+                    if active[t] >= 0:
+                        active[w] = active[t]
+                        w += 1
+                for t in range(g1, tail):
+                    if active[t] >= 0:
+                        active[w] = active[t]
+                        w += 1
+                g0 = g1 = tail = w
+                dead = 0
 
 
 @_njit

@@ -136,6 +136,9 @@ def growing_tree(
             g.growing_tree_random(work.reshape(-1), active, width, height, key)
         elif weights == {"oldest": 1.0}:  # a breadth-first search: a faster kernel
             g.growing_tree_oldest(work.reshape(-1), active, width, height, key)
+        elif weights.keys() == {"newest", "random"}:  # the same steps in a leaner loop
+            newest = _thresholds(weights)[0]
+            g.growing_tree_newest_random(work.reshape(-1), active, width, height, key, newest)
         else:
             g.growing_tree(work.reshape(-1), active, width, height, key, _thresholds(weights))
     np.bitwise_and(work[1:-1, 1:-1], EAST | SOUTH, out=out)

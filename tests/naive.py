@@ -327,8 +327,9 @@ def dead_end_fraction(grid: np.ndarray) -> float:
 
 # ---------------------------------------------------------------------------
 # The documented Growing Tree streams, written the plain way (a Python list of
-# active cells, list.pop for removals): the fast kernels must give the same
-# mazes, byte for byte, for every strategy and for mixes without "random".
+# active cells, list.pop for removals; mixes with "random" keep the list in two
+# parts, with tombstones): the fast kernels must give the same mazes, byte for
+# byte, for every strategy and every mix.
 # ---------------------------------------------------------------------------
 
 NAMES = ("newest", "oldest", "random", "middle")
@@ -411,15 +412,20 @@ def growing_tree_exact(width: int, height: int, weights: dict[str, float], seed:
                 active.pop()
         return grid
 
-    assert "random" not in weights, "mixes with random leave tombstones: not modelled here"
     thresholds = np.minimum(np.round(np.cumsum([weights.get(n, 0.0) for n in NAMES]) * 2**32), 2**32)
     thresholds[-1] = 2**32
+
+    def strategy_of(bits: int) -> str:
+        return NAMES[int(np.searchsorted(thresholds, bits & 0xFFFFFFFF, side="right"))]
+
+    if "random" in weights:
+        return _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid)
     active = [start]
     step = 1
     while active:
         bits = _draw(key, step)
         step += 1
-        strategy = NAMES[int(np.searchsorted(thresholds, bits & 0xFFFFFFFF, side="right"))]
+        strategy = strategy_of(bits)
         i = {"newest": len(active) - 1, "oldest": 0, "middle": (len(active) - 1) // 2}[strategy]
         cell = active[i]
         free = unvisited(cell)
@@ -429,4 +435,75 @@ def growing_tree_exact(width: int, height: int, weights: dict[str, float], seed:
             active.append(n)
         else:
             active.pop(i)
+    return grid
+
+
+def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -> np.ndarray:
+    """A mix with random picks.  The list is ``left + right`` (the newest
+    cell is the last of ``right``, or of ``left`` while ``right`` is empty;
+    the oldest the first of ``left``, or of ``right``; the middle the last of
+    ``left``, the two parts kept balanced when the mix has "middle"; new
+    cells join ``right``).  The rank of the random pick of step s is drawn at
+    step s - LAG, uniform over the list as it is then (tombstones included),
+    and wraps round if the list has shrunk.  A cell found with no unvisited
+    neighbour, or a tombstone (None), leaves the list if it ends a part;
+    a cell inside a part becomes a tombstone; when tombstones outnumber the
+    live cells by more than 64, they are swept out (everything then in
+    ``left``)."""
+    left: list = [start]
+    right: list = []
+    live, dead = 1, 0
+    ranks = {s: _draw(key, s + 1) >> 32 for s in range(LAG)}  # rank 0: one cell before the first step
+    step = 0
+    while live > 0:
+        size = len(left) + len(right)
+        later = _draw(key, step + LAG + 1)
+        if strategy_of(later) == "random":
+            ranks[step + LAG] = (later >> 32) * size
+        bits = _draw(key, step + 1)
+        strategy = strategy_of(bits)
+        product = ranks.pop(step, None)
+        step += 1
+        choice = bits >> 32
+        if strategy == "newest":
+            part = right if right else left
+            i = len(part) - 1
+        elif strategy == "oldest":
+            part = left if left else right
+            i = 0
+        elif strategy == "middle":
+            part, i = left, len(left) - 1
+        else:
+            rank = product >> 32
+            if rank >= size:
+                rank %= size
+            part, i = (left, rank) if rank < len(left) else (right, rank - len(left))
+            choice = product & 0xFFFFFFFF
+        cell = part[i]
+        at_end = i in (0, len(part) - 1)
+        if cell is None:  # a tombstone
+            if at_end:
+                part.pop(i)
+                dead -= 1
+        elif free := unvisited(cell):
+            n = free[_below(choice, len(free))]
+            carve(cell, n)
+            right.append(n)
+            live += 1
+        else:
+            live -= 1
+            if at_end:
+                part.pop(i)
+            else:
+                part[i] = None
+                dead += 1
+                if dead > live + 64:
+                    left = [c for c in left + right if c is not None]
+                    right = []
+                    dead = 0
+        if "middle" in weights:  # keep len(left) - len(right) in {0, 1}
+            if len(left) > len(right) + 1:
+                right.insert(0, left.pop())
+            elif len(right) > len(left):
+                left.append(right.pop(0))
     return grid

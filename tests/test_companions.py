@@ -51,10 +51,17 @@ def test_growing_tree_work_grid_notes_free_sides(w, h):
     assert (marked[[0, -1]] == g.VISITED).all() and (marked[:, [0, -1]] == g.VISITED).all()
 
 
-@pytest.mark.parametrize("strategy", [m for m in MIXES if m != "random"])
-def test_growing_tree_leaves_no_free_side(strategy):
+@pytest.mark.parametrize(
+    ("strategy", "kernel"),
+    [(m, "general") for m in MIXES if m not in ("random", "oldest")]
+    + [("oldest", "oldest")]
+    + [(m, "newest_random") for m in ("newest:90,random:10", "newest:50,random:50")],
+)
+def test_growing_tree_leaves_no_free_side(strategy, kernel):
     """Once the maze is done every cell has been entered, so no cell may
-    still claim an unvisited neighbour: the kernels kept the bits right."""
+    still claim an unvisited neighbour: the kernels kept the bits right.
+    (The general kernel handles every mix; the public function gives
+    oldest and newest/random mixes to kernels of their own.)"""
     from eller_stream import _grid_kernels as g
     from eller_stream._kernels import seed_key
     from eller_stream.growing_tree import _framed_work, _thresholds, parse_strategy
@@ -62,11 +69,13 @@ def test_growing_tree_leaves_no_free_side(strategy):
     w, h = 23, 17
     work = _framed_work(w, h)
     active = np.empty(w * h + 1, np.int32)
-    weights = parse_strategy(strategy)
-    if weights == {"oldest": 1.0}:
+    thresholds = _thresholds(parse_strategy(strategy))
+    if kernel == "oldest":
         g.growing_tree_oldest(work.reshape(-1), active, w, h, seed_key(4))
+    elif kernel == "newest_random":
+        g.growing_tree_newest_random(work.reshape(-1), active, w, h, seed_key(4), thresholds[0])
     else:
-        g.growing_tree(work.reshape(-1), active, w, h, seed_key(4), _thresholds(weights))
+        g.growing_tree(work.reshape(-1), active, w, h, seed_key(4), thresholds)
     assert (work[1:-1, 1:-1] >> g.FREE_SHIFT == 0).all()
     assert ((work[1:-1, 1:-1] & 3) == es.growing_tree(w, h, strategy, 4)).all()
 
@@ -100,7 +109,16 @@ def test_edge_sizes(size):
     assert perfect_problems(es.backtracker(*size, 1)) == []
 
 
-EXACT = [*MIXES[:4], "newest:50,oldest:50", "newest:30,middle:70", "oldest:1,middle:3"]
+EXACT = [
+    *MIXES,
+    "newest:30,middle:70",
+    "oldest:1,middle:3",
+    "newest:50,random:50",
+    "newest:97,random:3",
+    "oldest:60,random:40",
+    "random:30,middle:70",
+    "newest:4,oldest:3,random:2,middle:1",
+]
 
 
 @pytest.mark.parametrize("strategy", EXACT)
@@ -116,6 +134,27 @@ def test_growing_tree_is_its_documented_stream(strategy, size, seed):
 def test_growing_tree_is_its_documented_stream_on_a_larger_grid(strategy):
     expected = growing_tree_exact(70, 45, es.parse_strategy(strategy), 11)
     np.testing.assert_array_equal(es.growing_tree(70, 45, strategy, 11), expected)
+
+
+@given(
+    newest=st.integers(1, 100),
+    random=st.integers(1, 100),
+    size=st.tuples(st.integers(1, 30), st.integers(1, 30)),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_newest_random_mixes_are_their_documented_stream(newest, random, size, seed):
+    """Mixes of newest and random run in a kernel of their own: any weights."""
+    weights = es.parse_strategy({"newest": newest, "random": random})
+    expected = growing_tree_exact(*size, weights, seed)
+    np.testing.assert_array_equal(es.growing_tree(*size, weights, seed), expected)
+
+
+def test_newest_random_stream_through_a_sweep_of_tombstones():
+    """150 x 150 is big enough for newest:90,random:10 to sweep its
+    tombstones out once (the model counts it: see tests/naive.py)."""
+    weights = es.parse_strategy("newest:90,random:10")
+    expected = growing_tree_exact(150, 150, weights, 11)
+    np.testing.assert_array_equal(es.growing_tree(150, 150, weights, 11), expected)
 
 
 # sha256 (first 32 hex digits) of 31 x 17 mazes for seed 5.  The mazes of a
