@@ -460,7 +460,8 @@ def growing_tree(
     :func:`_guess`); a cell it removes from inside a part becomes
     a tombstone (-1), skipped by the other picks and swept out when
     tombstones outnumber live cells.  (Random alone has its own kernel,
-    :func:`growing_tree_random`.)  ``cumulative`` holds the weights [newest,
+    :func:`growing_tree_random`, and so have mixes of newest and random,
+    :func:`growing_tree_newest_random`.)  ``cumulative`` holds the weights [newest,
     oldest, random, middle] as cumulative thresholds on 32 bits.
     """
     key = _U64(key)
