@@ -628,12 +628,11 @@ def growing_tree_newest_random(
     g1 = 1
     tail = 1
     dead = 0  # tombstones: the other cells listed are live
-    # the newest cell and its free sides, from the step that pushed it until
-    # a step finds a cell with no free side (only such a step can take the
-    # newest cell off the list: a tombstone is never the newest)
-    top = start
-    top_mask = _free_mask(work, start)
-    pushed = True
+    # the newest cell and its free sides (cell << 4 | sides), from the step
+    # that pushed it until a step finds a cell with no free side (only such a
+    # step can take the newest cell off the list: a tombstone is never the
+    # newest); -1 meanwhile
+    top = (start << 4) | _free_mask(work, start)
     while True:
         size = (g0 - head) + (tail - g1)
         far = _draw_far(key, step, draws)
@@ -651,9 +650,9 @@ def growing_tree_newest_random(
                 g1 = g0
             j = tail - 1
             choice = bits
-            if pushed:
-                c = top
-                mask = top_mask
+            if top >= 0:
+                c = top >> 4
+                mask = top & 15
             else:
                 c = np.int64(active[_U(j)])
                 if c < 0:  # a tombstone, at the end of its part: it goes
@@ -676,9 +675,7 @@ def growing_tree_newest_random(
         if k > 0:
             at4 = _U(mask * 4 + _below(choice, k))
             n = c + offsets[at4]
-            top = n
-            top_mask = _free_mask(work, n)  # before the carve: it may write n
-            pushed = True
+            top = (n << 4) | _free_mask(work, n)  # read before the carve, which may write n
             d = FREE_DIRS[at4]
             own = d & 1  # the south and east walls belong to c, north and west to n
             work[_U(n + (c - n) * own)] |= np.uint8(2 - (d >> 1))
@@ -696,7 +693,7 @@ def growing_tree_newest_random(
             active[_U(tail)] = n
             tail += 1
             continue
-        pushed = False
+        top = -1
         head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
         live = (g0 - head) + (tail - g1) - dead - (1 - dropped)
         if live == 0:
