@@ -247,6 +247,16 @@ def _start(key: np.uint64, width: int, height: int) -> int:
     return (s // width + 1) * (width + 2) + s % width + 1
 
 
+@_njit(inline="always")
+def _first_cell(work: np.ndarray, active: np.ndarray, key: np.uint64, width: int, height: int) -> int:
+    """Place the first cell of a Growing Tree (see :func:`_start`) in a
+    framed grid of free sides: enter it and make it the first of the list."""
+    start = _start(key, width, height)
+    _enter(work, start, width + 2)
+    active[0] = start
+    return start
+
+
 @_njit
 def clear_state(grid: np.ndarray) -> None:
     for i in range(grid.shape[0]):
@@ -270,10 +280,7 @@ def growing_tree_random(
     key = _U64(key)
     stride = width + 2
     dirs = np.empty(5, np.int64)
-    ranks = np.empty(RING, np.int64)
-    choices = np.empty(RING, np.uint64)
-    draws = np.empty(RING, np.uint64)
-    _fill_rings(key, ranks, choices, draws)
+    ranks, choices, draws = _new_rings(key)
     start = _start(key, width, height)
     work[start] |= VISITED
     active[0] = start
@@ -324,10 +331,8 @@ def growing_tree_oldest(
     """
     key = _U64(key)
     stride = width + 2
-    start = _start(key, width, height)
+    _first_cell(work, active, key, width, height)
     counter = _U64(1)
-    _enter(work, start, stride)
-    active[0] = start
     head = 0
     tail = 1
     while head < tail:
@@ -355,14 +360,19 @@ def growing_tree_oldest(
 
 
 @_njit(inline="always")
-def _fill_rings(key: np.uint64, ranks: np.ndarray, choices: np.ndarray, draws: np.ndarray) -> None:
-    """The draws of the first FAR steps, and the ranks of the first
-    RANDOM_AHEAD among the one cell there is at the start (see
-    :func:`_draw_far` and :func:`_fix_rank`)."""
+def _new_rings(key: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rings of the draws waiting for their step (ranks, choices,
+    draws; RING entries each): the draws of the first FAR steps, and the
+    ranks of the first RANDOM_AHEAD among the one cell there is at the
+    start (see :func:`_draw_far` and :func:`_fix_rank`)."""
+    ranks = np.empty(RING, np.int64)
+    choices = np.empty(RING, np.uint64)
+    draws = np.empty(RING, np.uint64)
     for step in range(FAR):
         draws[step] = random_bits(key, _U64(step + 1))  # draw 0 placed the first cell
     for step in range(RANDOM_AHEAD):
         _fix_rank(step - RANDOM_AHEAD, 1, ranks, choices, draws)
+    return ranks, choices, draws
 
 
 @_njit(inline="always")
@@ -433,6 +443,31 @@ def _drop_end(j: int, head: int, g0: int, g1: int, tail: int) -> tuple[int, int,
     return head, g0, g1, tail, 0
 
 
+@_njit(inline="always")
+def _close_gap(active: np.ndarray, g0: int, g1: int, tail: int) -> int:
+    """Move the right part of the gap buffer down against the left one, to
+    make room at the end: the new tail (the gap is then empty, g1 = g0)."""
+    for t in range(g1, tail):
+        active[g0 + t - g1] = active[t]
+    return g0 + tail - g1
+
+
+@_njit(inline="always")
+def _sweep(active: np.ndarray, head: int, g0: int, g1: int, tail: int) -> int:
+    """Drop the tombstones of both parts, keeping the order: the cells left
+    fill ``active[head:w]``; w is returned (the new g0 = g1 = tail)."""
+    w = head
+    for t in range(head, g0):
+        if active[t] >= 0:
+            active[w] = active[t]
+            w += 1
+    for t in range(g1, tail):
+        if active[t] >= 0:
+            active[w] = active[t]
+            w += 1
+    return w
+
+
 @_njit
 def growing_tree(
     work: np.ndarray,
@@ -471,14 +506,9 @@ def growing_tree(
     use_middle = cumulative[3] > cumulative[2]
     pick_newest, pick_oldest, pick_random = cumulative[0], cumulative[1], cumulative[2]
     random_share = pick_random - pick_oldest
-    ranks = np.empty(RING, np.int64)
-    choices = np.empty(RING, np.uint64)
-    draws = np.empty(RING, np.uint64)
-    _fill_rings(key, ranks, choices, draws)
+    ranks, choices, draws = _new_rings(key)
     step = 0
-    start = _start(key, width, height)
-    _enter(work, start, stride)
-    active[0] = start
+    _first_cell(work, active, key, width, height)
     head = 0
     g0 = 1
     g1 = 1
@@ -537,9 +567,7 @@ def growing_tree(
                 n = _carve(work, c, _free_dir(mask, k, choice), stride)
                 _enter(work, n, stride)
                 if tail == capacity:  # close the gap to make room
-                    for t in range(g1, tail):
-                        active[g0 + t - g1] = active[t]
-                    tail = g0 + tail - g1
+                    tail = _close_gap(active, g0, g1, tail)
                     g1 = g0
                 active[tail] = n
                 tail += 1
@@ -550,17 +578,8 @@ def growing_tree(
                 if not dropped:  # a random pick inside a part: leave a tombstone
                     active[j] = -1
                     dead += 1
-                    if dead > live + 64:  # sweep the tombstones, keeping the order
-                        w = head
-                        for t in range(head, g0):
-                            if active[t] >= 0:
-                                active[w] = active[t]
-                                w += 1
-                        for t in range(g1, tail):
-                            if active[t] >= 0:
-                                active[w] = active[t]
-                                w += 1
-                        g0 = g1 = tail = w
+                    if dead > live + 64:  # sweep the tombstones out
+                        g0 = g1 = tail = _sweep(active, head, g0, g1, tail)
                         dead = 0
         if not use_middle:
             continue
@@ -612,17 +631,12 @@ def growing_tree_newest_random(
     stride = width + 2
     capacity = active.shape[0]
     low = _U64(0xFFFFFFFF)
-    ranks = np.empty(RING, np.int64)
-    choices = np.empty(RING, np.uint64)
-    draws = np.empty(RING, np.uint64)
-    _fill_rings(key, ranks, choices, draws)
+    ranks, choices, draws = _new_rings(key)
     offsets = np.empty(64, np.int64)  # offsets[i]: the neighbour towards FREE_DIRS[i]
     for i in range(64):
         offsets[i] = _step(0, FREE_DIRS[i], stride)
     step = 0
-    start = _start(key, width, height)
-    _enter(work, start, stride)
-    active[0] = start
+    start = _first_cell(work, active, key, width, height)
     head = 0
     g0 = 1
     g1 = 1
@@ -686,9 +700,7 @@ def growing_tree_newest_random(
             for ahead in range(3, 9):
                 prefetch(work, n + ahead * way)
             if tail == capacity:  # close the gap to make room
-                for t in range(g1, tail):
-                    active[g0 + t - g1] = active[t]
-                tail = g0 + tail - g1
+                tail = _close_gap(active, g0, g1, tail)
                 g1 = g0
             active[_U(tail)] = n
             tail += 1
@@ -701,17 +713,8 @@ def growing_tree_newest_random(
         if not dropped:  # inside a part: leave a tombstone
             active[j] = -1
             dead += 1
-            if dead > live + 64:  # sweep the tombstones, keeping the order
-                w = head
-                for t in range(head, g0):
-                    if active[t] >= 0:
-                        active[w] = active[t]
-                        w += 1
-                for t in range(g1, tail):
-                    if active[t] >= 0:
-                        active[w] = active[t]
-                        w += 1
-                g0 = g1 = tail = w
+            if dead > live + 64:  # sweep the tombstones out
+                g0 = g1 = tail = _sweep(active, head, g0, g1, tail)
                 dead = 0
 
 
