@@ -615,9 +615,9 @@ def growing_tree_newest_random(
     less.  What it does differently:
 
     - after a step that pushed a cell, the next newest pick takes that cell
-      and its free sides from registers; its free sides are read as soon as
-      the cell is chosen (before the carve writes it), not read back from the
-      list and the grid at the next step;
+      and its free sides from one variable (``top``), read as soon as the
+      cell is chosen (before the carve writes its byte), not read back from
+      the list and the grid at the next step;
     - the number of cells listed is the count of live cells plus
       tombstones, so the live count is worked out on the rare steps that
       need it, not kept up on every step;
