@@ -605,6 +605,48 @@ def _free_count(mask: int) -> int:
     return np.int64((_U64(FREE_COUNT_PACKED) >> _U64(mask * 4)) & _U64(15))
 
 
+@_njit(inline="always")
+def _carve_and_push(
+    work: np.ndarray,
+    active: np.ndarray,
+    offsets: np.ndarray,
+    stride: int,
+    c: int,
+    mask: int,
+    k: int,
+    choice: np.uint64,
+    g0: int,
+    g1: int,
+    tail: int,
+) -> tuple[int, int, int]:
+    """Carve from cell c (free sides ``mask``, k of them) to the neighbour
+    ``choice`` picks, enter it, fetch the rows it will need, and push it:
+    (the new ``top`` (see :func:`growing_tree_newest_random`), g1, tail).
+
+    The rows fetched: 2 above and below the new cell (where entering its
+    neighbours writes), and the cells 3 to 8 places on in the direction it
+    came (a corridor that goes on that way enters them next; without it, a
+    corridor into a part of the maze not seen for a while waits for memory
+    at each row)."""
+    at4 = _U(mask * 4 + _below(choice, k))
+    n = c + offsets[at4]
+    top = (n << 4) | _free_mask(work, n)  # read before the carve, which may write n
+    d = FREE_DIRS[at4]
+    own = d & 1  # the south and east walls belong to c, north and west to n
+    work[_U(n + (c - n) * own)] |= np.uint8(2 - (d >> 1))
+    _enter(work, n, stride)
+    prefetch(work, n - 2 * stride)
+    prefetch(work, n + 2 * stride)
+    way = n - c
+    for ahead in range(3, 9):
+        prefetch(work, n + ahead * way)
+    if tail == active.shape[0]:  # close the gap to make room
+        tail = _close_gap(active, g0, g1, tail)
+        g1 = g0
+    active[_U(tail)] = n
+    return top, g1, tail + 1
+
+
 @_njit
 def growing_tree_newest_random(
     work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, newest: np.uint64
@@ -621,15 +663,14 @@ def growing_tree_newest_random(
     - the number of cells listed is the count of live cells plus
       tombstones, so the live count is worked out on the rare steps that
       need it, not kept up on every step;
-    - a pushed cell fetches the rows 2 above and below it (where entering
-      its neighbours writes), and the rows 3 to 8 cells on in the direction
-      it came (a corridor that goes on that way enters them next): a
-      corridor into a part of the maze not seen for a while would otherwise
-      wait for memory at each row.
+    - newest and random picks each have their own copy of what follows the
+      pick, so that the branches of one do not disturb the predictions of
+      the other (a newest cell always ends its part: it never leaves a
+      tombstone);
+    - a pushed cell fetches the rows ahead of it (:func:`_carve_and_push`).
     """
     key = _U64(key)
     stride = width + 2
-    capacity = active.shape[0]
     low = _U64(0xFFFFFFFF)
     ranks, choices, draws = _new_rings(key)
     offsets = np.empty(64, np.int64)  # offsets[i]: the neighbour towards FREE_DIRS[i]
@@ -674,36 +715,31 @@ def growing_tree_newest_random(
                     dead -= dropped
                     continue
                 mask = _free_mask(work, c)
-        else:
-            j = _slot(ranks[at], head, g0, g1, tail)
-            choice = choices[at]
-            c = np.int64(active[_U(j)])
-            prefetch(work, c - 2 * stride)  # c may be far from the last cell
-            prefetch(work, c + 2 * stride)
-            if c < 0:  # a tombstone: it goes if it ends a part
-                head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
-                dead -= dropped
+            k = _free_count(mask)
+            if k > 0:
+                top, g1, tail = _carve_and_push(
+                    work, active, offsets, stride, c, mask, k, choice, g0, g1, tail
+                )
                 continue
-            mask = _free_mask(work, c)
+            top = -1  # the newest cell always ends its part: it goes
+            head, g0, g1, tail, _ = _drop_end(j, head, g0, g1, tail)
+            if (g0 - head) + (tail - g1) == dead:  # no live cell left
+                return
+            continue
+        j = _slot(ranks[at], head, g0, g1, tail)
+        c = np.int64(active[_U(j)])
+        prefetch(work, c - 2 * stride)  # c may be far from the last cell
+        prefetch(work, c + 2 * stride)
+        if c < 0:  # a tombstone: it goes if it ends a part
+            head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
+            dead -= dropped
+            continue
+        mask = _free_mask(work, c)
         k = _free_count(mask)
         if k > 0:
-            at4 = _U(mask * 4 + _below(choice, k))
-            n = c + offsets[at4]
-            top = (n << 4) | _free_mask(work, n)  # read before the carve, which may write n
-            d = FREE_DIRS[at4]
-            own = d & 1  # the south and east walls belong to c, north and west to n
-            work[_U(n + (c - n) * own)] |= np.uint8(2 - (d >> 1))
-            _enter(work, n, stride)
-            prefetch(work, n - 2 * stride)
-            prefetch(work, n + 2 * stride)
-            way = n - c
-            for ahead in range(3, 9):
-                prefetch(work, n + ahead * way)
-            if tail == capacity:  # close the gap to make room
-                tail = _close_gap(active, g0, g1, tail)
-                g1 = g0
-            active[_U(tail)] = n
-            tail += 1
+            top, g1, tail = _carve_and_push(
+                work, active, offsets, stride, c, mask, k, choices[at], g0, g1, tail
+            )
             continue
         top = -1
         head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)

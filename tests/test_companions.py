@@ -149,6 +149,20 @@ def test_newest_random_mixes_are_their_documented_stream(newest, random, size, s
     np.testing.assert_array_equal(es.growing_tree(*size, weights, seed), expected)
 
 
+@pytest.mark.parametrize(
+    ("w", "h", "newest", "seed"), [(4, 6, 50, 81), (3, 8, 50, 101), (2, 5, 30, 55), (3, 5, 30, 146)]
+)
+def test_newest_random_stream_when_a_random_pick_removes_the_newest_cell(w, h, newest, seed):
+    """In these mazes a random pick lands on the cell pushed the step before,
+    finds it with no free side and removes it, and a newest pick follows:
+    the kernel must not take the removed cell for the newest one (it keeps
+    the newest cell in a variable after a push; found by searching small
+    mazes for this event in tests/naive.py's model)."""
+    weights = es.parse_strategy({"newest": newest, "random": 100 - newest})
+    expected = growing_tree_exact(w, h, weights, seed)
+    np.testing.assert_array_equal(es.growing_tree(w, h, weights, seed), expected)
+
+
 def test_newest_random_stream_through_a_sweep_of_tombstones():
     """150 x 150 is big enough for newest:90,random:10 to sweep its
     tombstones out once (the model counts it: see tests/naive.py)."""
