@@ -710,9 +710,9 @@ def growing_tree_newest_random(
                 mask = top & 15
             else:
                 c = np.int64(active[_U(j)])
-                if c < 0:  # a tombstone, at the end of its part: it goes
-                    head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
-                    dead -= dropped
+                if c < 0:  # a tombstone: the newest always ends its part, so it goes
+                    head, g0, g1, tail, _ = _drop_end(j, head, g0, g1, tail)
+                    dead -= 1
                     continue
                 mask = _free_mask(work, c)
             k = _free_count(mask)
