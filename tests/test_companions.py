@@ -165,7 +165,8 @@ def test_newest_random_stream_when_a_random_pick_removes_the_newest_cell(w, h, n
 
 def test_newest_random_stream_through_a_sweep_of_tombstones():
     """150 x 150 is big enough for newest:90,random:10 to sweep its
-    tombstones out once (the model counts it: see tests/naive.py)."""
+    tombstones out once (counted with tests/naive.py's model when this test
+    was written; 70 x 45 has no sweep)."""
     weights = es.parse_strategy("newest:90,random:10")
     expected = growing_tree_exact(150, 150, weights, 11)
     np.testing.assert_array_equal(es.growing_tree(150, 150, weights, 11), expected)
