@@ -125,12 +125,18 @@ def _step(i: int, d: int, width: int) -> int:
 
 
 @_njit(inline="always")
-def _carve(grid: np.ndarray, i: int, d: int, width: int) -> int:
-    """Open the wall of cell i towards d, without a branch; return the neighbour."""
-    n = _step(i, d, width)
+def _open_wall(grid: np.ndarray, i: int, n: int, d: int) -> None:
+    """Open the wall between cell i and its neighbour n (towards d), without a branch."""
     own = d & 1  # south and east walls belong to cell i, north and west to n
     target = n + (i - n) * own
     grid[_U(target)] |= np.uint8(2 - (d >> 1))  # SOUTH for north/south, EAST for west/east
+
+
+@_njit(inline="always")
+def _carve(grid: np.ndarray, i: int, d: int, width: int) -> int:
+    """Open the wall of cell i towards d, without a branch; return the neighbour."""
+    n = _step(i, d, width)
+    _open_wall(grid, i, n, d)
     return n
 
 
@@ -223,6 +229,12 @@ def _free_sides_framed(work: np.ndarray, i: int, stride: int) -> tuple[int, int,
 def _free_mask(work: np.ndarray, c: int) -> int:
     """The free sides of cell c (bit d set: the neighbour towards d is unvisited)."""
     return np.int64(work[_U(c)]) >> FREE_SHIFT
+
+
+@_njit(inline="always")
+def _free_count(mask: int) -> int:
+    """FREE_COUNT[mask] from a constant held in a register, not a table in memory."""
+    return np.int64((_U64(FREE_COUNT_PACKED) >> _U64(mask * 4)) & _U64(15))
 
 
 @_njit(inline="always")
@@ -562,7 +574,7 @@ def growing_tree(
             dead -= dropped
         else:
             mask = _free_mask(work, c)
-            k = FREE_COUNT[_U(mask)]
+            k = _free_count(mask)
             if k > 0:
                 n = _carve(work, c, _free_dir(mask, k, choice), stride)
                 _enter(work, n, stride)
@@ -600,12 +612,6 @@ def growing_tree(
 
 
 @_njit(inline="always")
-def _free_count(mask: int) -> int:
-    """FREE_COUNT[mask] from a constant held in a register, not a table in memory."""
-    return np.int64((_U64(FREE_COUNT_PACKED) >> _U64(mask * 4)) & _U64(15))
-
-
-@_njit(inline="always")
 def _carve_and_push(
     work: np.ndarray,
     active: np.ndarray,
@@ -631,9 +637,7 @@ def _carve_and_push(
     at4 = _U(mask * 4 + _below(choice, k))
     n = c + offsets[at4]
     top = (n << 4) | _free_mask(work, n)  # read before the carve, which may write n
-    d = FREE_DIRS[at4]
-    own = d & 1  # the south and east walls belong to c, north and west to n
-    work[_U(n + (c - n) * own)] |= np.uint8(2 - (d >> 1))
+    _open_wall(work, c, n, FREE_DIRS[at4])
     _enter(work, n, stride)
     prefetch(work, n - 2 * stride)
     prefetch(work, n + 2 * stride)
