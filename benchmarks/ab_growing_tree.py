@@ -14,7 +14,9 @@ Each variant first builds a few small mazes, which must equal the first
 variant's bit for bit (a variant that changes the mazes fails here: name it
 ``_gk_x...`` to skip the check, for experiments that change them on purpose).
 Then the kernels alone (not the set-up) are timed in turns; the best and
-the median ns per cell are printed.  ``eller_stream/_gk_*.py`` is in
+the median ns per cell are printed, and for each variant the median of its
+ratio to the first variant in the same round (with the quartiles): noise
+that slows a whole round cancels there, so it shows smaller differences.  ``eller_stream/_gk_*.py`` is in
 ``.gitignore``; delete the copies (and their ``__pycache__`` entries) when
 done.
 """
@@ -69,6 +71,14 @@ def main(argv: list[str]) -> None:
         print(
             f"{name:12} {strategy} {n} x {n}: best {ordered[0]:.1f}, median {ordered[len(ns) // 2]:.1f} "
             f"ns per cell (rounds: {' '.join(f'{x:.1f}' for x in ns)})"
+        )
+    reference = np.array(times[names[0]])
+    for name in names[1:]:  # a round's variants ran one after the other: their ratio shares its noise
+        ratios = np.sort(np.array(times[name]) / reference)
+        quartiles = ratios[len(ratios) // 4], ratios[(3 * len(ratios)) // 4]
+        print(
+            f"{name:12} / {names[0]}: median ratio {np.median(ratios):.3f} of the same round "
+            f"(quartiles {quartiles[0]:.3f} - {quartiles[1]:.3f})"
         )
 
 

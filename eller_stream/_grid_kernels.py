@@ -57,6 +57,7 @@ VISITED = 4
 RANDOM_AHEAD = 8  # a random pick's rank is drawn this many steps early (part of the stream)
 FAR = 24  # its bits this many: the slot is guessed and fetched then (a hint only)
 RING = 32  # the draws waiting for their step: a power of two above FAR
+POP_AHEAD = 8  # a newest pick that reads the list fetches the cell this many places below (a hint)
 # Growing Tree's free-side bits: set while the neighbour that way is unvisited
 FREE_SHIFT = 4  # bits 4-7: north, south, west, east
 # how many free sides a 4-bit mask has, and the k-th of them (north, south, west, east order)
@@ -671,7 +672,11 @@ def growing_tree_newest_random(
       pick, so that the branches of one do not disturb the predictions of
       the other (a newest cell always ends its part: it never leaves a
       tombstone);
-    - a pushed cell fetches the rows ahead of it (:func:`_carve_and_push`).
+    - a pushed cell fetches the rows ahead of it (:func:`_carve_and_push`),
+      and a newest pick that reads the list fetches the rows of the cell
+      POP_AHEAD places below (when the newest cell is dead, the picks that
+      follow go down the list: a part of the maze left long ago, since a
+      random pick sent the newest picks elsewhere).
     """
     key = _U64(key)
     stride = width + 2
@@ -688,9 +693,9 @@ def growing_tree_newest_random(
     tail = 1
     dead = 0  # tombstones: the other cells listed are live
     # the newest cell and its free sides (cell << 4 | sides), from the step
-    # that pushed it until a step finds a cell with no free side (only such a
-    # step can take the newest cell off the list: a tombstone is never the
-    # newest); -1 meanwhile
+    # that pushed it until a step takes it off the list (only a step that
+    # finds it has no free side can: a tombstone is never the newest); -1
+    # meanwhile
     top = (start << 4) | _free_mask(work, start)
     while True:
         size = (g0 - head) + (tail - g1)
@@ -714,6 +719,7 @@ def growing_tree_newest_random(
                 mask = top & 15
             else:
                 c = np.int64(active[_U(j)])
+                _prefetch_rows(work, np.int64(active[_U(max(j - POP_AHEAD, 0))]), stride)
                 if c < 0:  # a tombstone: the newest always ends its part, so it goes
                     head, g0, g1, tail, _ = _drop_end(j, head, g0, g1, tail)
                     dead -= 1
@@ -745,7 +751,11 @@ def growing_tree_newest_random(
                 work, active, offsets, stride, c, mask, k, choices[at], g0, g1, tail
             )
             continue
-        top = -1
+        # top is kept unless this was the newest cell: while top is set, the
+        # newest is the cell a push put last in the list (a removal from the
+        # end of a part that empties the right part takes it, and a sweep
+        # leaves the parts joined), so it is at tail - 1
+        top = _sel(np.int64(j == tail - 1), -1, top)
         head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
         live = (g0 - head) + (tail - g1) - dead - (1 - dropped)
         if live == 0:
