@@ -2,9 +2,10 @@
 
 On this shared machine the same code moves by 20-40% from run to run, so two
 versions of a kernel are only comparable when timed in one process, in
-turns.  To try a change to the kernel of a mix in ``eller_stream/_grid_kernels.py``
-(``growing_tree_newest_random`` for mixes of newest and random, ``growing_tree``
-for the others):
+turns.  To try a change to the kernel of a strategy in ``eller_stream/_grid_kernels.py``
+(the one ``es.growing_tree`` uses for it: ``growing_tree_random``,
+``growing_tree_oldest``, ``growing_tree_newest_random`` for mixes of newest and
+random, ``growing_tree`` for the others):
 
     cp eller_stream/_grid_kernels.py eller_stream/_gk_head.py   # the reference
     cp eller_stream/_grid_kernels.py eller_stream/_gk_try.py    # edit this one
@@ -36,16 +37,23 @@ gt = importlib.import_module("eller_stream.growing_tree")  # the module, not the
 
 def run(module, n: int, weights: dict[str, float], seed: int) -> tuple[float, np.ndarray]:
     """Seconds taken by the module's kernel for ``weights`` on an n x n maze
-    (``growing_tree_newest_random`` for newest/random mixes, as the public
-    function does, else ``growing_tree``), and the framed grid."""
+    (the kernel the public function would use: ``growing_tree_random``,
+    ``growing_tree_oldest``, ``growing_tree_newest_random`` or
+    ``growing_tree``), and the framed grid."""
     thresholds = gt._thresholds(weights)
-    work = gt._framed_work(n, n)
+    prim = weights == {"random": 1.0}
+    work = gt._framed_work(n, n, visited=prim)
     active = np.empty(n * n + 1, np.int32)
+    flat, key = work.reshape(-1), seed_key(seed)
     start = time.perf_counter()
-    if weights.keys() == {"newest", "random"}:
-        module.growing_tree_newest_random(work.reshape(-1), active, n, n, seed_key(seed), thresholds[0])
+    if prim:
+        module.growing_tree_random(flat, active, n, n, key)
+    elif weights == {"oldest": 1.0}:
+        module.growing_tree_oldest(flat, active, n, n, key)
+    elif weights.keys() == {"newest", "random"}:
+        module.growing_tree_newest_random(flat, active, n, n, key, thresholds[0])
     else:
-        module.growing_tree(work.reshape(-1), active, n, n, seed_key(seed), thresholds)
+        module.growing_tree(flat, active, n, n, key, thresholds)
     return time.perf_counter() - start, work
 
 

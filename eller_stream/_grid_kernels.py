@@ -54,9 +54,11 @@ from numba.extending import intrinsic
 from ._kernels import _U64, _njit, _sel, random_bits
 
 VISITED = 4
-RANDOM_AHEAD = 8  # a random pick's rank is drawn this many steps early (part of the stream)
-FAR = 24  # its bits this many: the slot is guessed and fetched then (a hint only)
-RING = 32  # the draws waiting for their step: a power of two above FAR
+# how many steps before it is made a random pick's rank is drawn (part of the stream):
+RANDOM_AHEAD = 8  # random alone (randomized Prim)
+MIX_AHEAD = 16  # mixes with random picks (was 8: see README.md, Determinism)
+GUESS_LEAD = 16  # the slot is guessed and fetched this many steps before that (a hint only)
+RING = 64  # the draws waiting for their step: a power of two above MIX_AHEAD + GUESS_LEAD
 POP_AHEAD = 8  # a newest pick that reads the list fetches the cell this many places below (a hint)
 # Growing Tree's free-side bits: set while the neighbour that way is unvisited
 FREE_SHIFT = 4  # bits 4-7: north, south, west, east
@@ -293,15 +295,15 @@ def growing_tree_random(
     key = _U64(key)
     stride = width + 2
     dirs = np.empty(5, np.int64)
-    ranks, choices, draws = _new_rings(key)
+    ranks, choices, draws = _new_rings(key, RANDOM_AHEAD)
     start = _start(key, width, height)
     work[start] |= VISITED
     active[0] = start
     tail = 1
     step = 0
     while tail > 0:
-        _prefetch_near(active, _guess(_draw_far(key, step, draws), tail))
-        _fix_rank(step, tail, ranks, choices, draws)
+        _prefetch_near(active, _guess(_draw_far(key, step, draws, RANDOM_AHEAD), tail))
+        _fix_rank(step, tail, ranks, choices, draws, RANDOM_AHEAD)
         soon = _slot(ranks[_U((step + RANDOM_AHEAD // 2) & (RING - 1))], 0, tail, tail, tail)
         _prefetch_rows(work, np.int64(active[_U(soon)]), stride)
         j = _slot(ranks[_U(step & (RING - 1))], 0, tail, tail, tail)  # one part: active[:tail]
@@ -373,29 +375,30 @@ def growing_tree_oldest(
 
 
 @_njit(inline="always")
-def _new_rings(key: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _new_rings(key: np.uint64, ahead: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The rings of the draws waiting for their step (ranks, choices,
-    draws; RING entries each): the draws of the first FAR steps, and the
-    ranks of the first RANDOM_AHEAD among the one cell there is at the
-    start (see :func:`_draw_far` and :func:`_fix_rank`)."""
+    draws; RING entries each) of a kernel whose random picks are drawn
+    ``ahead`` steps early: the draws of the first ``ahead + GUESS_LEAD``
+    steps, and the ranks of the first ``ahead`` among the one cell there
+    is at the start (see :func:`_draw_far` and :func:`_fix_rank`)."""
     ranks = np.empty(RING, np.int64)
     choices = np.empty(RING, np.uint64)
     draws = np.empty(RING, np.uint64)
-    for step in range(FAR):
+    for step in range(ahead + GUESS_LEAD):
         draws[step] = random_bits(key, _U64(step + 1))  # draw 0 placed the first cell
-    for step in range(RANDOM_AHEAD):
-        _fix_rank(step - RANDOM_AHEAD, 1, ranks, choices, draws)
+    for step in range(ahead):
+        _fix_rank(step - ahead, 1, ranks, choices, draws, ahead)
     return ranks, choices, draws
 
 
 @_njit(inline="always")
-def _draw_far(key: np.uint64, step: int, draws: np.ndarray) -> np.uint64:
-    """At ``step``, the 64 bits of step ``step + FAR`` (kept in ``draws``).
-    If it is a random pick, the rank it will get is not known yet (the list
-    may change meanwhile), but :func:`_guess` is near it: its slot can be
-    fetched now."""
-    far = random_bits(key, _U64(step + FAR + 1))
-    draws[_U((step + FAR) & (RING - 1))] = far
+def _draw_far(key: np.uint64, step: int, draws: np.ndarray, ahead: int) -> np.uint64:
+    """At ``step``, the 64 bits of step ``step + ahead + GUESS_LEAD`` (kept
+    in ``draws``).  If it is a random pick, the rank it will get is not
+    known yet (the list may change meanwhile), but :func:`_guess` is near
+    it: its slot can be fetched now."""
+    far = random_bits(key, _U64(step + ahead + GUESS_LEAD + 1))
+    draws[_U((step + ahead + GUESS_LEAD) & (RING - 1))] = far
     return far
 
 
@@ -403,18 +406,20 @@ def _draw_far(key: np.uint64, step: int, draws: np.ndarray) -> np.uint64:
 def _guess(bits: np.uint64, size: int) -> int:
     """The rank a random pick drawn ``bits`` would have among ``size`` cells
     now.  The list gains or loses a cell a step at most, so by the time the
-    rank is fixed (FAR - RANDOM_AHEAD steps on) it is at most that many
+    rank is fixed (GUESS_LEAD steps on) it is at most that many
     places away: :func:`_prefetch_near` fetches around it."""
     return np.int64(((bits >> _U64(32)) * _U64(size)) >> _U64(32))
 
 
 @_njit(inline="always")
-def _fix_rank(step: int, size: int, ranks: np.ndarray, choices: np.ndarray, draws: np.ndarray) -> int:
+def _fix_rank(
+    step: int, size: int, ranks: np.ndarray, choices: np.ndarray, draws: np.ndarray, ahead: int
+) -> int:
     """At ``step``, with ``size`` cells listed, the rank of the random pick
-    of step ``step + RANDOM_AHEAD`` (uniform over the list as it is now,
-    from the high 32 bits of its draw), kept in ``ranks`` with the bits
-    left for the direction in ``choices``; returned."""
-    at = _U((step + RANDOM_AHEAD) & (RING - 1))
+    of step ``step + ahead`` (uniform over the list as it is now, from the
+    high 32 bits of its draw), kept in ``ranks`` with the bits left for the
+    direction in ``choices``; returned."""
+    at = _U((step + ahead) & (RING - 1))
     product = (draws[at] >> _U64(32)) * _U64(size)
     rank = np.int64(product >> _U64(32))
     ranks[at] = rank
@@ -425,9 +430,9 @@ def _fix_rank(step: int, size: int, ranks: np.ndarray, choices: np.ndarray, draw
 @_njit(inline="always")
 def _prefetch_near(active: np.ndarray, slot: int) -> None:
     """Fetch the list around a guessed slot (see :func:`_guess`)."""
-    prefetch(active, slot - (FAR - RANDOM_AHEAD))  # int32 slots: 16 of them a cache line
+    prefetch(active, slot - GUESS_LEAD)  # int32 slots: 16 of them a cache line
     prefetch(active, slot)
-    prefetch(active, slot + (FAR - RANDOM_AHEAD))
+    prefetch(active, slot + GUESS_LEAD)
 
 
 @_njit(inline="always")
@@ -501,10 +506,10 @@ def growing_tree(
     ``active[g1:tail]`` with the gap kept at the middle, so that the newest
     (``tail - 1``), oldest (``head``) and middle (``g0 - 1``) cells are each
     one step away and removing them costs O(1).  A random pick is drawn
-    RANDOM_AHEAD steps before it is made, uniform over both parts as they
+    MIX_AHEAD steps before it is made, uniform over both parts as they
     are then (a rank past the end, if the list shrank meanwhile, wraps
     round), so that its slot and then its cell are fetched from memory while
-    the steps in between run (the slot is guessed FAR steps ahead, see
+    the steps in between run (the slot is guessed GUESS_LEAD steps before, see
     :func:`_guess`); a cell it removes from inside a part becomes
     a tombstone (-1), skipped by the other picks and swept out when
     tombstones outnumber live cells.  (Random alone has its own kernel,
@@ -519,7 +524,7 @@ def growing_tree(
     use_middle = cumulative[3] > cumulative[2]
     pick_newest, pick_oldest, pick_random = cumulative[0], cumulative[1], cumulative[2]
     random_share = pick_random - pick_oldest
-    ranks, choices, draws = _new_rings(key)
+    ranks, choices, draws = _new_rings(key, MIX_AHEAD)
     step = 0
     _first_cell(work, active, key, width, height)
     head = 0
@@ -531,14 +536,15 @@ def growing_tree(
     while live > 0:
         if random_share > 0:
             # draw ahead; fetch the list around the guessed slot of a random
-            # pick FAR steps on, and the cell of the one RANDOM_AHEAD steps on
-            # (only random picks need a rank: the others skip that work)
+            # pick MIX_AHEAD + GUESS_LEAD steps on, and the cell of the one
+            # MIX_AHEAD steps on (only random picks need a rank: the others
+            # skip that work)
             size = (g0 - head) + (tail - g1)
-            far = _draw_far(key, step, draws)
+            far = _draw_far(key, step, draws, MIX_AHEAD)
             if (far & low) - pick_oldest < random_share:
                 _prefetch_near(active, _slot(_guess(far, size), head, g0, g1, tail))
-            if (draws[_U((step + RANDOM_AHEAD) & (RING - 1))] & low) - pick_oldest < random_share:
-                later = _fix_rank(step, size, ranks, choices, draws)
+            if (draws[_U((step + MIX_AHEAD) & (RING - 1))] & low) - pick_oldest < random_share:
+                later = _fix_rank(step, size, ranks, choices, draws, MIX_AHEAD)
                 _prefetch_rows(work, np.int64(active[_U(_slot(later, head, g0, g1, tail))]), stride)
             at = _U(step & (RING - 1))
             bits = draws[at]
@@ -681,7 +687,7 @@ def growing_tree_newest_random(
     key = _U64(key)
     stride = width + 2
     low = _U64(0xFFFFFFFF)
-    ranks, choices, draws = _new_rings(key)
+    ranks, choices, draws = _new_rings(key, MIX_AHEAD)
     offsets = np.empty(64, np.int64)  # offsets[i]: the neighbour towards FREE_DIRS[i]
     for i in range(64):
         offsets[i] = _step(0, FREE_DIRS[i], stride)
@@ -699,11 +705,11 @@ def growing_tree_newest_random(
     top = (start << 4) | _free_mask(work, start)
     while True:
         size = (g0 - head) + (tail - g1)
-        far = _draw_far(key, step, draws)
+        far = _draw_far(key, step, draws, MIX_AHEAD)
         if (far & low) >= newest:
             _prefetch_near(active, _slot(_guess(far, size), head, g0, g1, tail))
-        if (draws[_U((step + RANDOM_AHEAD) & (RING - 1))] & low) >= newest:
-            later = _fix_rank(step, size, ranks, choices, draws)
+        if (draws[_U((step + MIX_AHEAD) & (RING - 1))] & low) >= newest:
+            later = _fix_rank(step, size, ranks, choices, draws, MIX_AHEAD)
             _prefetch_rows(work, np.int64(active[_U(_slot(later, head, g0, g1, tail))]), stride)
         at = _U(step & (RING - 1))
         bits = draws[at]

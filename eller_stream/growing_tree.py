@@ -15,7 +15,8 @@ or removes the cell when it has none.  The strategy sets the texture:
   solutions);
 - ``"middle"``: the middle of the list, much like oldest;
 - mixes, as a mapping ``{"newest": 0.9, "random": 0.1}`` or a string
-  ``"newest:90,random:10"``: each step draws which strategy picks.
+  ``"newest:90,random:10"``: each step draws which strategy picks (a
+  random pick in a mix is drawn 16 steps before it is made).
 
 >>> import eller_stream as es
 >>> grid = es.growing_tree(6, 4, strategy="newest:50,oldest:50", seed=1)

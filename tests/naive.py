@@ -333,7 +333,8 @@ def dead_end_fraction(grid: np.ndarray) -> float:
 # ---------------------------------------------------------------------------
 
 NAMES = ("newest", "oldest", "random", "middle")
-LAG = 8  # a random pick is drawn this many steps before it is made
+PRIM_LAG = 8  # random alone: a random pick is drawn this many steps before it is made
+MIX_LAG = 16  # the same in mixes with random picks
 
 
 def _draw(key: int, i: int) -> int:
@@ -387,14 +388,14 @@ def growing_tree_exact(width: int, height: int, weights: dict[str, float], seed:
 
     if weights == {"random": 1.0}:
         # a dense list: a removed cell's slot takes the last cell; the pick of
-        # step s is a rank drawn at step s - LAG over the list's length then
+        # step s is a rank drawn at step s - PRIM_LAG over the list's length then
         active = [start]
-        drawn = {s: _draw(key, s + 1) >> 32 for s in range(LAG)}
+        drawn = {s: _draw(key, s + 1) >> 32 for s in range(PRIM_LAG)}
         ranks = {s: (bits * 1) for s, bits in drawn.items()}  # size 1 before the first step
         step = 0
         while active:
-            later = _draw(key, step + LAG + 1) >> 32
-            ranks[step + LAG] = later * len(active)
+            later = _draw(key, step + PRIM_LAG + 1) >> 32
+            ranks[step + PRIM_LAG] = later * len(active)
             product = ranks.pop(step)
             j = product >> 32
             if j >= len(active):
@@ -444,7 +445,7 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
     the oldest the first of ``left``, or of ``right``; the middle the last of
     ``left``, the two parts kept balanced when the mix has "middle"; new
     cells join ``right``).  The rank of the random pick of step s is drawn at
-    step s - LAG, uniform over the list as it is then (tombstones included),
+    step s - MIX_LAG, uniform over the list as it is then (tombstones included),
     and wraps round if the list has shrunk.  A cell found with no unvisited
     neighbour, or a tombstone (None), leaves the list if it ends a part;
     a cell inside a part becomes a tombstone; when tombstones outnumber the
@@ -453,13 +454,13 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
     left: list = [start]
     right: list = []
     live, dead = 1, 0
-    ranks = {s: _draw(key, s + 1) >> 32 for s in range(LAG)}  # rank 0: one cell before the first step
+    ranks = {s: _draw(key, s + 1) >> 32 for s in range(MIX_LAG)}  # rank 0: one cell before the first step
     step = 0
     while live > 0:
         size = len(left) + len(right)
-        later = _draw(key, step + LAG + 1)
+        later = _draw(key, step + MIX_LAG + 1)
         if strategy_of(later) == "random":
-            ranks[step + LAG] = (later >> 32) * size
+            ranks[step + MIX_LAG] = (later >> 32) * size
         bits = _draw(key, step + 1)
         strategy = strategy_of(bits)
         product = ranks.pop(step, None)
