@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import note
+from conftest import interleaved_best, note
 
 import eller_stream as es
 
@@ -39,6 +39,24 @@ def test_generator(per_cell, name, n):
     make = GENERATORS[name]
     make(16, 0)
     per_cell(f"{name}[{n}x{n}]", lambda: make(n, 1), n * n, rounds=_rounds(n))
+
+
+def test_growing_tree_ratios_interleaved(benchmark):
+    """The slowest Growing Tree strategies against ``newest`` at 4000 x 4000,
+    timed in turns: a busy host slows a whole round, so these ratios move
+    less from run to run than the times (best of 5 rounds each)."""
+    n = 4000
+    names = ["newest", "newest:90,random:10", "newest:50,oldest:50", "random"]
+    makers = {name: (lambda name=name: es.growing_tree(n, n, name, 1)) for name in names}
+    best = interleaved_best(makers, rounds=5)
+    ns = {name: t / (n * n) * 1e9 for name, t in best.items()}
+    ratios = {name: best[name] / best["newest"] for name in names[1:]}
+    benchmark.extra_info.update(ns_per_cell=ns, ratios_to_newest=ratios)
+    note(
+        f"growing tree {n}x{n} (interleaved): newest {ns['newest']:.1f} ns/cell; "
+        + ", ".join(f"{name} {ns[name]:.1f} ({ratio:.2f}x)" for name, ratio in ratios.items())
+    )
+    benchmark.pedantic(lambda: None, rounds=1)
 
 
 @pytest.mark.parametrize("n", [1000, 4000])

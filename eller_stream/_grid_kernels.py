@@ -57,7 +57,8 @@ VISITED = 4
 # how many steps before it is made a random pick's rank is drawn (part of the stream):
 RANDOM_AHEAD = 8  # random alone (randomized Prim)
 MIX_AHEAD = 16  # mixes with random picks (was 8: see README.md, Determinism)
-GUESS_LEAD = 16  # the slot is guessed and fetched this many steps before that (a hint only)
+GUESS_LEAD = 16  # the slot is guessed and fetched this many steps before that (a hint; at most
+# 16: _prefetch_near fetches the lines that far either side of the guess, 16 int32 slots a line)
 RING = 64  # the draws waiting for their step: a power of two above MIX_AHEAD + GUESS_LEAD
 POP_AHEAD = 8  # a newest pick that reads the list fetches the cell this many places below (a hint)
 # Growing Tree's free-side bits: set while the neighbour that way is unvisited
@@ -509,8 +510,8 @@ def growing_tree(
     MIX_AHEAD steps before it is made, uniform over both parts as they
     are then (a rank past the end, if the list shrank meanwhile, wraps
     round), so that its slot and then its cell are fetched from memory while
-    the steps in between run (the slot is guessed GUESS_LEAD steps before, see
-    :func:`_guess`); a cell it removes from inside a part becomes
+    the steps in between run (the slot is guessed GUESS_LEAD steps before
+    that, see :func:`_guess`); a cell it removes from inside a part becomes
     a tombstone (-1), skipped by the other picks and swept out when
     tombstones outnumber live cells.  (Random alone has its own kernel,
     :func:`growing_tree_random`, and so have mixes of newest and random,
