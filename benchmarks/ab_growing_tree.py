@@ -9,7 +9,7 @@ random, ``growing_tree`` for the others):
 
     cp eller_stream/_grid_kernels.py eller_stream/_gk_head.py   # the reference
     cp eller_stream/_grid_kernels.py eller_stream/_gk_try.py    # edit this one
-    python benchmarks/ab_growing_tree.py _gk_head,_gk_try 4000 newest:90,random:10 7
+    python benchmarks/ab_growing_tree.py _gk_head,_gk_try 4000 newest:90,random:10 25
 
 Each variant first builds a few small mazes, which must equal the first
 variant's bit for bit (a variant that changes the mazes fails here: name it
