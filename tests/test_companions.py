@@ -121,19 +121,22 @@ EXACT = [
 ]
 
 
+def assert_documented_stream(width, height, strategy, seed):
+    """es.growing_tree gives, byte for byte, the plain list-based algorithm
+    of tests/naive.py with the same draws."""
+    expected = growing_tree_exact(width, height, es.parse_strategy(strategy), seed)
+    np.testing.assert_array_equal(es.growing_tree(width, height, strategy, seed), expected)
+
+
 @pytest.mark.parametrize("strategy", EXACT)
 @given(size=st.tuples(st.integers(1, 40), st.integers(1, 40)), seed=st.integers(0, 2**64 - 1))
 def test_growing_tree_is_its_documented_stream(strategy, size, seed):
-    """Byte for byte the plain list-based algorithm with the same draws."""
-    w, h = size
-    expected = growing_tree_exact(w, h, es.parse_strategy(strategy), seed)
-    np.testing.assert_array_equal(es.growing_tree(w, h, strategy, seed), expected)
+    assert_documented_stream(*size, strategy, seed)
 
 
 @pytest.mark.parametrize("strategy", EXACT)
 def test_growing_tree_is_its_documented_stream_on_a_larger_grid(strategy):
-    expected = growing_tree_exact(70, 45, es.parse_strategy(strategy), 11)
-    np.testing.assert_array_equal(es.growing_tree(70, 45, strategy, 11), expected)
+    assert_documented_stream(70, 45, strategy, 11)
 
 
 @given(
@@ -144,9 +147,7 @@ def test_growing_tree_is_its_documented_stream_on_a_larger_grid(strategy):
 )
 def test_newest_random_mixes_are_their_documented_stream(newest, random, size, seed):
     """Mixes of newest and random run in a kernel of their own: any weights."""
-    weights = es.parse_strategy({"newest": newest, "random": random})
-    expected = growing_tree_exact(*size, weights, seed)
-    np.testing.assert_array_equal(es.growing_tree(*size, weights, seed), expected)
+    assert_documented_stream(*size, {"newest": newest, "random": random}, seed)
 
 
 @pytest.mark.parametrize(
@@ -160,18 +161,14 @@ def test_newest_random_stream_when_a_random_pick_removes_the_newest_cell(w, h, n
     that does not forget it differs from tests/naive.py's model (5 of 7500;
     searched again when random picks in mixes went from 8 to 16 steps
     ahead)."""
-    weights = es.parse_strategy({"newest": newest, "random": 100 - newest})
-    expected = growing_tree_exact(w, h, weights, seed)
-    np.testing.assert_array_equal(es.growing_tree(w, h, weights, seed), expected)
+    assert_documented_stream(w, h, {"newest": newest, "random": 100 - newest}, seed)
 
 
 def test_newest_random_stream_through_a_sweep_of_tombstones():
     """150 x 150 is big enough for newest:90,random:10 to sweep its
     tombstones out once (counted with tests/naive.py's model when this test
     was written; 70 x 45 has no sweep)."""
-    weights = es.parse_strategy("newest:90,random:10")
-    expected = growing_tree_exact(150, 150, weights, 11)
-    np.testing.assert_array_equal(es.growing_tree(150, 150, weights, 11), expected)
+    assert_documented_stream(150, 150, "newest:90,random:10", 11)
 
 
 # sha256 (first 32 hex digits) of 31 x 17 mazes for seed 5.  The mazes of a
