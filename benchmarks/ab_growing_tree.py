@@ -38,23 +38,13 @@ gt = importlib.import_module("eller_stream.growing_tree")  # the module, not the
 
 def run(module, n: int, weights: dict[str, float], seed: int) -> tuple[float, np.ndarray]:
     """Seconds taken by the module's kernel for ``weights`` on an n x n maze
-    (the kernel the public function would use: ``growing_tree_random``,
-    ``growing_tree_oldest``, ``growing_tree_newest_random`` or
-    ``growing_tree``), and the framed grid."""
-    thresholds = gt._thresholds(weights)
-    prim = weights == {"random": 1.0}
-    work = gt._framed_work(n, n, visited=prim)
+    (the one the public function would use, chosen by the same
+    ``_run_kernel``), and the framed grid."""
+    work = gt._framed_work(n, n, visited=weights == gt.RANDOM_ALONE)
     active = np.empty(n * n + 1, np.int32)
-    flat, key = work.reshape(-1), seed_key(seed)
+    key = seed_key(seed)
     start = time.perf_counter()
-    if prim:
-        module.growing_tree_random(flat, active, n, n, key)
-    elif weights == {"oldest": 1.0}:
-        module.growing_tree_oldest(flat, active, n, n, key)
-    elif weights.keys() == {"newest", "random"}:
-        module.growing_tree_newest_random(flat, active, n, n, key, thresholds[0])
-    else:
-        module.growing_tree(flat, active, n, n, key, thresholds)
+    gt._run_kernel(module, work, active, n, n, key, weights)
     return time.perf_counter() - start, work
 
 

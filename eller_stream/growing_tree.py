@@ -27,6 +27,7 @@ or removes the cell when it has none.  The strategy sets the texture:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import ModuleType
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from ._validate import check_grid_buffer, check_int, check_seed
 __all__ = ["STRATEGIES", "growing_tree", "parse_strategy"]
 
 STRATEGIES = ("newest", "oldest", "random", "middle")
+RANDOM_ALONE = {"random": 1.0}  # randomized Prim: a kernel of its own, on visited marks
 
 
 def parse_strategy(strategy: str | Mapping[str, float]) -> dict[str, float]:
@@ -128,19 +130,33 @@ def growing_tree(
         check_grid_buffer("out", out, (height, width))
     else:
         out = np.empty((height, width), np.uint8)
-    prim = weights == {"random": 1.0}  # its kernel reads visited marks, the others free sides
-    work = _framed_work(width, height, visited=prim)
+    work = _framed_work(width, height, visited=weights == RANDOM_ALONE)
     active = np.empty(width * height + 1, np.int32)
     with kernel_errstate():
-        key = seed_key(seed)
-        if prim:  # order does not matter: a faster kernel
-            g.growing_tree_random(work.reshape(-1), active, width, height, key)
-        elif weights == {"oldest": 1.0}:  # a breadth-first search: a faster kernel
-            g.growing_tree_oldest(work.reshape(-1), active, width, height, key)
-        elif weights.keys() == {"newest", "random"}:  # the same steps in a leaner loop
-            newest = _thresholds(weights)[0]
-            g.growing_tree_newest_random(work.reshape(-1), active, width, height, key, newest)
-        else:
-            g.growing_tree(work.reshape(-1), active, width, height, key, _thresholds(weights))
+        _run_kernel(g, work, active, width, height, seed_key(seed), weights)
     np.bitwise_and(work[1:-1, 1:-1], EAST | SOUTH, out=out)
     return out
+
+
+def _run_kernel(
+    kernels: ModuleType,
+    work: np.ndarray,
+    active: np.ndarray,
+    width: int,
+    height: int,
+    key: np.uint64,
+    weights: dict[str, float],
+) -> None:
+    """Build the maze in ``work`` (from :func:`_framed_work`, with visited
+    marks for random alone) with the kernel of ``kernels`` that fits the
+    weights.  ``kernels`` is ``_grid_kernels``, or a copy of it that
+    ``benchmarks/ab_growing_tree.py`` times against it."""
+    flat = work.reshape(-1)
+    if weights == RANDOM_ALONE:  # order does not matter: a faster kernel (it reads visited marks)
+        kernels.growing_tree_random(flat, active, width, height, key)
+    elif weights == {"oldest": 1.0}:  # a breadth-first search: a faster kernel
+        kernels.growing_tree_oldest(flat, active, width, height, key)
+    elif weights.keys() == {"newest", "random"}:  # the same steps in a leaner loop
+        kernels.growing_tree_newest_random(flat, active, width, height, key, _thresholds(weights)[0])
+    else:
+        kernels.growing_tree(flat, active, width, height, key, _thresholds(weights))
