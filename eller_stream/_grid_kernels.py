@@ -54,12 +54,15 @@ from numba.extending import intrinsic
 from ._kernels import _U64, _njit, _sel, random_bits
 
 VISITED = 4
-# how many steps before it is made a random pick's rank is drawn (part of the stream):
-RANDOM_AHEAD = 8  # random alone (randomized Prim)
-MIX_AHEAD = 16  # mixes with random picks (was 8: see README.md, Determinism)
-GUESS_LEAD = 16  # the slot is guessed and fetched this many steps before that (a hint; at most
-# 16: _prefetch_near fetches the lines that far either side of the guess, 16 int32 slots a line)
-RING = 64  # the draws waiting for their step: a power of two above MIX_AHEAD + GUESS_LEAD
+# when a random pick's rank is drawn (part of the stream):
+RANDOM_AHEAD = 8  # random alone (randomized Prim): this many steps before the pick
+BATCH = 32  # mixes with random picks: at the start of the batch of BATCH steps two batches
+# before the pick's own (see growing_tree; was 16 steps before: see README.md, Determinism)
+GUESS_LEAD = 16  # random alone: the slot is guessed and fetched this many steps before the rank
+# is drawn (a hint; at most 16: _prefetch_near fetches the lines that far either side of the
+# guess, 16 int32 slots a line)
+RING = 128  # the draws waiting for their step: a power of two, at least 3 * BATCH and
+# RANDOM_AHEAD + GUESS_LEAD
 POP_AHEAD = 8  # a newest pick that reads the list fetches the cell this many places below (a hint)
 # Growing Tree's free-side bits: set while the neighbour that way is unvisited
 FREE_SHIFT = 4  # bits 4-7: north, south, west, east
@@ -506,12 +509,14 @@ def growing_tree(
     (one int32 per cell) used as a gap buffer: ``active[head:g0]`` and
     ``active[g1:tail]`` with the gap kept at the middle, so that the newest
     (``tail - 1``), oldest (``head``) and middle (``g0 - 1``) cells are each
-    one step away and removing them costs O(1).  A random pick is drawn
-    MIX_AHEAD steps before it is made, uniform over both parts as they
-    are then (a rank past the end, if the list shrank meanwhile, wraps
-    round), so that its slot and then its cell are fetched from memory while
-    the steps in between run (the slot is guessed GUESS_LEAD steps before
-    that, see :func:`_guess`); a cell it removes from inside a part becomes
+    one step away and removing them costs O(1).  The steps run in batches
+    of BATCH: a random pick's rank is drawn when the batch two before its
+    own starts (in the first two batches: at the pick), uniform over both
+    parts as they are then (a rank past the end, if the list shrank
+    meanwhile, wraps round), so that its slot (64 to 95 steps before the
+    pick) and then its cell (a batch later) are fetched from memory while
+    the steps in between run, in short loops at the start of a batch rather
+    than in branches of every step; a cell it removes from inside a part becomes
     a tombstone (-1), skipped by the other picks and swept out when
     tombstones outnumber live cells.  (Random alone has its own kernel,
     :func:`growing_tree_random`, and so have mixes of newest and random,
@@ -525,7 +530,13 @@ def growing_tree(
     use_middle = cumulative[3] > cumulative[2]
     pick_newest, pick_oldest, pick_random = cumulative[0], cumulative[1], cumulative[2]
     random_share = pick_random - pick_oldest
-    ranks, choices, draws = _new_rings(key, MIX_AHEAD)
+    draws = np.empty(RING, np.uint64)
+    ranks = np.empty(RING, np.int64)
+    choices = np.empty(RING, np.uint64)
+    pending = np.empty(2 * BATCH, np.int64)
+    for later in range(2 * BATCH):  # batches 0 and 1 (their ranks are drawn at the pick)
+        draws[later] = random_bits(key, _U64(later + 1))  # draw 0 placed the first cell
+    waiting = 0
     step = 0
     _first_cell(work, active, key, width, height)
     head = 0
@@ -535,22 +546,38 @@ def growing_tree(
     live = 1
     dead = 0
     while live > 0:
-        if random_share > 0:
-            # draw ahead; fetch the list around the guessed slot of a random
-            # pick MIX_AHEAD + GUESS_LEAD steps on, and the cell of the one
-            # MIX_AHEAD steps on (only random picks need a rank: the others
-            # skip that work)
+        if random_share > 0 and (step & (BATCH - 1)) == 0:
+            # batch k = step // BATCH starts: draw batch k + 2, give each of its
+            # random picks its rank among the cells listed now, and fetch its
+            # slot; fetch the cells of batch k + 1's random picks (their ring
+            # slots are in pending, in the half of the batch's parity).  The
+            # same code is in growing_tree_newest_random: an inline helper
+            # taking the arrays costs numba reference counts at every batch
+            # (measured 4-10% slower there; a plain call too)
             size = (g0 - head) + (tail - g1)
-            far = _draw_far(key, step, draws, MIX_AHEAD)
-            if (far & low) - pick_oldest < random_share:
-                _prefetch_near(active, _slot(_guess(far, size), head, g0, g1, tail))
-            if (draws[_U((step + MIX_AHEAD) & (RING - 1))] & low) - pick_oldest < random_share:
-                later = _fix_rank(step, size, ranks, choices, draws, MIX_AHEAD)
-                _prefetch_rows(work, np.int64(active[_U(_slot(later, head, g0, g1, tail))]), stride)
-            at = _U(step & (RING - 1))
+            half = ((step // BATCH) & 1) * BATCH  # batch k + 2 has the parity of batch k
+            fresh = 0
+            for i in range(BATCH):
+                later = step + 2 * BATCH + i
+                d = random_bits(key, _U64(later + 1))
+                at = _U(later & (RING - 1))
+                draws[at] = d
+                pending[_U(half + fresh)] = at  # kept if a random pick
+                fresh += np.int64((d & low) - pick_oldest < random_share)
+            for q in range(fresh):
+                at = _U(pending[_U(half + q)])
+                product = (draws[at] >> _U64(32)) * _U64(size)
+                ranks[at] = np.int64(product >> _U64(32))
+                choices[at] = product << _U64(32)
+                prefetch(active, _slot(ranks[at], head, g0, g1, tail))
+            for q in range(waiting):
+                at = _U(pending[_U(BATCH - half + q)])
+                _prefetch_rows(work, np.int64(active[_U(_slot(ranks[at], head, g0, g1, tail))]), stride)
+            waiting = fresh
+        at = _U(step & (RING - 1))
+        if random_share > 0:
             bits = draws[at]
-        else:
-            at = _U(0)
+        else:  # no batches: drawing each step's bits as it runs measured faster (up to 1.2x)
             bits = random_bits(key, _U64(step + 1))
         step += 1
         r = bits & low
@@ -568,6 +595,10 @@ def growing_tree(
             j = head
             choice = bits
         elif r < pick_random:
+            if step <= 2 * BATCH:  # the first two batches: the rank is drawn at the pick
+                product = (bits >> _U64(32)) * _U64((g0 - head) + (tail - g1))
+                ranks[at] = np.int64(product >> _U64(32))
+                choices[at] = product << _U64(32)
             j = _slot(ranks[at], head, g0, g1, tail)
             choice = choices[at]
         else:
@@ -679,6 +710,8 @@ def growing_tree_newest_random(
       pick, so that the branches of one do not disturb the predictions of
       the other (a newest cell always ends its part: it never leaves a
       tombstone);
+    - the steps run in batches, as in :func:`growing_tree`, each a loop of
+      BATCH steps with no work for later steps in it;
     - a pushed cell fetches the rows ahead of it (:func:`_carve_and_push`),
       and a newest pick that reads the list fetches the rows of the cell
       POP_AHEAD places below (when the newest cell is dead, the picks that
@@ -688,7 +721,14 @@ def growing_tree_newest_random(
     key = _U64(key)
     stride = width + 2
     low = _U64(0xFFFFFFFF)
-    ranks, choices, draws = _new_rings(key, MIX_AHEAD)
+    share = _U64(0x100000000) - newest
+    draws = np.empty(RING, np.uint64)
+    ranks = np.empty(RING, np.int64)
+    choices = np.empty(RING, np.uint64)
+    pending = np.empty(2 * BATCH, np.int64)
+    for later in range(2 * BATCH):  # batches 0 and 1 (their ranks are drawn at the pick)
+        draws[later] = random_bits(key, _U64(later + 1))  # draw 0 placed the first cell
+    waiting = 0
     offsets = np.empty(64, np.int64)  # offsets[i]: the neighbour towards FREE_DIRS[i]
     for i in range(64):
         offsets[i] = _step(0, FREE_DIRS[i], stride)
@@ -705,74 +745,99 @@ def growing_tree_newest_random(
     # meanwhile
     top = (start << 4) | _free_mask(work, start)
     while True:
+        # batch k = step // BATCH starts: draw batch k + 2, give each of its
+        # random picks its rank among the cells listed now, and fetch its
+        # slot; fetch the cells of batch k + 1's random picks (their ring
+        # slots are in pending, in the half of the batch's parity).  The
+        # same code is in growing_tree: an inline helper taking the arrays
+        # costs numba reference counts at every batch (measured 4-10%
+        # slower, a plain call too)
         size = (g0 - head) + (tail - g1)
-        far = _draw_far(key, step, draws, MIX_AHEAD)
-        if (far & low) >= newest:
-            _prefetch_near(active, _slot(_guess(far, size), head, g0, g1, tail))
-        if (draws[_U((step + MIX_AHEAD) & (RING - 1))] & low) >= newest:
-            later = _fix_rank(step, size, ranks, choices, draws, MIX_AHEAD)
-            _prefetch_rows(work, np.int64(active[_U(_slot(later, head, g0, g1, tail))]), stride)
-        at = _U(step & (RING - 1))
-        bits = draws[at]
-        step += 1
-        if (bits & low) < newest:
-            if tail == g1:  # right part empty: the newest cell ends the left part
-                tail = g0
-                g1 = g0
-            j = tail - 1
-            choice = bits
-            if top >= 0:
-                c = top >> 4
-                mask = top & 15
-            else:
-                c = np.int64(active[_U(j)])
-                _prefetch_rows(work, np.int64(active[_U(max(j - POP_AHEAD, 0))]), stride)
-                if c < 0:  # a tombstone: the newest always ends its part, so it goes
-                    head, g0, g1, tail, _ = _drop_end(j, head, g0, g1, tail)
-                    dead -= 1
+        half = ((step // BATCH) & 1) * BATCH  # batch k + 2 has the parity of batch k
+        fresh = 0
+        for i in range(BATCH):
+            later = step + 2 * BATCH + i
+            d = random_bits(key, _U64(later + 1))
+            at = _U(later & (RING - 1))
+            draws[at] = d
+            pending[_U(half + fresh)] = at  # kept if a random pick
+            fresh += np.int64((d & low) - newest < share)
+        for q in range(fresh):
+            at = _U(pending[_U(half + q)])
+            product = (draws[at] >> _U64(32)) * _U64(size)
+            ranks[at] = np.int64(product >> _U64(32))
+            choices[at] = product << _U64(32)
+            prefetch(active, _slot(ranks[at], head, g0, g1, tail))
+        for q in range(waiting):
+            at = _U(pending[_U(BATCH - half + q)])
+            _prefetch_rows(work, np.int64(active[_U(_slot(ranks[at], head, g0, g1, tail))]), stride)
+        waiting = fresh
+        for _ in range(BATCH):
+            at = _U(step & (RING - 1))
+            bits = draws[at]
+            step += 1
+            if (bits & low) < newest:
+                if tail == g1:  # right part empty: the newest cell ends the left part
+                    tail = g0
+                    g1 = g0
+                j = tail - 1
+                choice = bits
+                if top >= 0:
+                    c = top >> 4
+                    mask = top & 15
+                else:
+                    c = np.int64(active[_U(j)])
+                    _prefetch_rows(work, np.int64(active[_U(max(j - POP_AHEAD, 0))]), stride)
+                    if c < 0:  # a tombstone: the newest always ends its part, so it goes
+                        head, g0, g1, tail, _ = _drop_end(j, head, g0, g1, tail)
+                        dead -= 1
+                        continue
+                    mask = _free_mask(work, c)
+                k = _free_count(mask)
+                if k > 0:
+                    top, g1, tail = _carve_and_push(
+                        work, active, offsets, stride, c, mask, k, choice, g0, g1, tail
+                    )
                     continue
-                mask = _free_mask(work, c)
+                top = -1  # the newest cell always ends its part: it goes
+                head, g0, g1, tail, _ = _drop_end(j, head, g0, g1, tail)
+                if (g0 - head) + (tail - g1) == dead:  # no live cell left
+                    return
+                continue
+            if step <= 2 * BATCH:  # the first two batches: the rank is drawn at the pick
+                product = (bits >> _U64(32)) * _U64((g0 - head) + (tail - g1))
+                ranks[at] = np.int64(product >> _U64(32))
+                choices[at] = product << _U64(32)
+            j = _slot(ranks[at], head, g0, g1, tail)
+            c = np.int64(active[_U(j)])
+            prefetch(work, c - 2 * stride)  # c may be far from the last cell
+            prefetch(work, c + 2 * stride)
+            if c < 0:  # a tombstone: it goes if it ends a part
+                head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
+                dead -= dropped
+                continue
+            mask = _free_mask(work, c)
             k = _free_count(mask)
             if k > 0:
                 top, g1, tail = _carve_and_push(
-                    work, active, offsets, stride, c, mask, k, choice, g0, g1, tail
+                    work, active, offsets, stride, c, mask, k, choices[at], g0, g1, tail
                 )
                 continue
-            top = -1  # the newest cell always ends its part: it goes
-            head, g0, g1, tail, _ = _drop_end(j, head, g0, g1, tail)
-            if (g0 - head) + (tail - g1) == dead:  # no live cell left
-                return
-            continue
-        j = _slot(ranks[at], head, g0, g1, tail)
-        c = np.int64(active[_U(j)])
-        prefetch(work, c - 2 * stride)  # c may be far from the last cell
-        prefetch(work, c + 2 * stride)
-        if c < 0:  # a tombstone: it goes if it ends a part
+            # top is kept unless this was the newest cell: while top is set, the
+            # newest is the cell a push put last in the list (a removal from the
+            # end of a part that empties the right part takes it, and a sweep
+            # leaves the parts joined), so it is at tail - 1
+            top = _sel(np.int64(j == tail - 1), -1, top)
             head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
-            dead -= dropped
-            continue
-        mask = _free_mask(work, c)
-        k = _free_count(mask)
-        if k > 0:
-            top, g1, tail = _carve_and_push(
-                work, active, offsets, stride, c, mask, k, choices[at], g0, g1, tail
-            )
-            continue
-        # top is kept unless this was the newest cell: while top is set, the
-        # newest is the cell a push put last in the list (a removal from the
-        # end of a part that empties the right part takes it, and a sweep
-        # leaves the parts joined), so it is at tail - 1
-        top = _sel(np.int64(j == tail - 1), -1, top)
-        head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
-        live = (g0 - head) + (tail - g1) - dead - (1 - dropped)
-        if live == 0:
-            return
-        if not dropped:  # inside a part: leave a tombstone
-            active[j] = -1
-            dead += 1
-            if dead > live + 64:  # sweep the tombstones out
-                g0 = g1 = tail = _sweep(active, head, g0, g1, tail)
-                dead = 0
+            live = (g0 - head) + (tail - g1) - dead - (1 - dropped)
+            if live == 0:
+                return
+            if not dropped:  # inside a part: leave a tombstone
+                active[j] = -1
+                dead += 1
+                if dead > live + 64:  # sweep the tombstones out
+                    g0 = g1 = tail = _sweep(active, head, g0, g1, tail)
+                    dead = 0
 
 
 @_njit

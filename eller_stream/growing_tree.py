@@ -15,8 +15,10 @@ or removes the cell when it has none.  The strategy sets the texture:
   solutions);
 - ``"middle"``: the middle of the list, much like oldest;
 - mixes, as a mapping ``{"newest": 0.9, "random": 0.1}`` or a string
-  ``"newest:90,random:10"``: each step draws which strategy picks (a
-  random pick in a mix is drawn 16 steps before it is made).
+  ``"newest:90,random:10"``: each step draws which strategy picks (the
+  steps of a mix run in batches of 32, and a random pick is drawn when the
+  batch two before its own starts, uniform over the list as it is then; in
+  the first two batches, at the pick).
 
 >>> import eller_stream as es
 >>> grid = es.growing_tree(6, 4, strategy="newest:50,oldest:50", seed=1)

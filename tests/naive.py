@@ -334,7 +334,8 @@ def dead_end_fraction(grid: np.ndarray) -> float:
 
 NAMES = ("newest", "oldest", "random", "middle")
 PRIM_LAG = 8  # random alone: a random pick is drawn this many steps before it is made
-MIX_LAG = 16  # the same in mixes with random picks
+BATCH = 32  # mixes with random picks: the steps run in batches of this many; a random pick is
+# drawn when the batch two before its own starts
 
 
 def _draw(key: int, i: int) -> int:
@@ -444,9 +445,11 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
     cell is the last of ``right``, or of ``left`` while ``right`` is empty;
     the oldest the first of ``left``, or of ``right``; the middle the last of
     ``left``, the two parts kept balanced when the mix has "middle"; new
-    cells join ``right``).  The rank of the random pick of step s is drawn at
-    step s - MIX_LAG, uniform over the list as it is then (tombstones included),
-    and wraps round if the list has shrunk.  A cell found with no unvisited
+    cells join ``right``).  The steps run in batches of BATCH; the rank of
+    a random pick is drawn when the batch two before its own starts, uniform
+    over the list as it is then (tombstones included; in the first two
+    batches the rank is drawn at the pick), and wraps round if the list has
+    shrunk by the time of the pick.  A cell found with no unvisited
     neighbour, or a tombstone (None), leaves the list if it ends a part;
     a cell inside a part becomes a tombstone; when tombstones outnumber the
     live cells by more than 64, they are swept out (everything then in
@@ -454,16 +457,18 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
     left: list = [start]
     right: list = []
     live, dead = 1, 0
-    ranks = {s: _draw(key, s + 1) >> 32 for s in range(MIX_LAG)}  # rank 0: one cell before the first step
+    ranks = {}
     step = 0
     while live > 0:
         size = len(left) + len(right)
-        later = _draw(key, step + MIX_LAG + 1)
-        if strategy_of(later) == "random":
-            ranks[step + MIX_LAG] = (later >> 32) * size
+        if step % BATCH == 0:
+            for later_step in range(step + 2 * BATCH, step + 3 * BATCH):
+                later = _draw(key, later_step + 1)
+                if strategy_of(later) == "random":
+                    ranks[later_step] = (later >> 32) * size
         bits = _draw(key, step + 1)
         strategy = strategy_of(bits)
-        product = ranks.pop(step, None)
+        product = ranks.pop(step, (bits >> 32) * size)  # the first two batches: drawn now
         step += 1
         choice = bits >> 32
         if strategy == "newest":
