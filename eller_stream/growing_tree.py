@@ -161,4 +161,5 @@ def _run_kernel(
     elif weights.keys() == {"newest", "random"}:  # the same steps in a leaner loop
         kernels.growing_tree_newest_random(flat, active, width, height, key, _thresholds(weights)[0])
     else:
-        kernels.growing_tree(flat, active, width, height, key, _thresholds(weights))
+        batches = True if "random" in weights else None  # None: compiled without the batches
+        kernels.growing_tree(flat, active, width, height, key, _thresholds(weights), batches)
