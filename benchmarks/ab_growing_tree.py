@@ -40,7 +40,7 @@ def run(module, n: int, weights: dict[str, float], seed: int) -> tuple[float, np
     """Seconds taken by the module's kernel for ``weights`` on an n x n maze
     (the one the public function would use, chosen by the same
     ``_run_kernel``), and the framed grid."""
-    work = gt._framed_work(n, n, visited=weights == gt.RANDOM_ALONE)
+    work = gt._framed_work(n, n)
     active = np.empty(n * n + 1, np.int32)
     key = seed_key(seed)
     start = time.perf_counter()

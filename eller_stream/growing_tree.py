@@ -40,7 +40,7 @@ from ._validate import check_grid_buffer, check_int, check_seed
 __all__ = ["STRATEGIES", "growing_tree", "parse_strategy"]
 
 STRATEGIES = ("newest", "oldest", "random", "middle")
-RANDOM_ALONE = {"random": 1.0}  # randomized Prim: a kernel of its own, on visited marks
+RANDOM_ALONE = {"random": 1.0}  # randomized Prim: a kernel of its own
 
 
 def parse_strategy(strategy: str | Mapping[str, float]) -> dict[str, float]:
@@ -83,18 +83,13 @@ def _thresholds(weights: dict[str, float]) -> np.ndarray:
     return out
 
 
-def _framed_work(width: int, height: int, visited: bool = False) -> np.ndarray:
+def _framed_work(width: int, height: int) -> np.ndarray:
     """The zeroed maze inside a frame of one cell on each side, so that no
-    step tests the bounds.  Either the frame is marked visited (``visited``,
-    for the random kernel, which looks at the neighbours) or every cell has a
-    free-side bit for each neighbour inside the maze (bits 4-7: north, south,
-    west, east; see ``_grid_kernels``), so that a cell tells its unvisited
-    neighbours by itself."""
+    step tests the bounds, where every cell has a free-side bit for each
+    neighbour inside the maze (bits 4-7: north, south, west, east; see
+    ``_grid_kernels``), so that a cell tells its unvisited neighbours by
+    itself."""
     work = np.zeros((height + 2, width + 2), np.uint8)
-    if visited:
-        work[[0, -1]] = g.VISITED
-        work[:, [0, -1]] = g.VISITED
-        return work
     free = np.uint8(0xF << g.FREE_SHIFT)
     work[1:-1, 1:-1] = free
     inner = slice(1, -1)
@@ -132,7 +127,7 @@ def growing_tree(
         check_grid_buffer("out", out, (height, width))
     else:
         out = np.empty((height, width), np.uint8)
-    work = _framed_work(width, height, visited=weights == RANDOM_ALONE)
+    work = _framed_work(width, height)
     active = np.empty(width * height + 1, np.int32)
     with kernel_errstate():
         _run_kernel(g, work, active, width, height, seed_key(seed), weights)
@@ -149,12 +144,11 @@ def _run_kernel(
     key: np.uint64,
     weights: dict[str, float],
 ) -> None:
-    """Build the maze in ``work`` (from :func:`_framed_work`, with visited
-    marks for random alone) with the kernel of ``kernels`` that fits the
-    weights.  ``kernels`` is ``_grid_kernels``, or a copy of it that
+    """Build the maze in ``work`` (from :func:`_framed_work`) with the
+    kernel of ``kernels`` that fits the weights.  ``kernels`` is ``_grid_kernels``, or a copy of it that
     ``benchmarks/ab_growing_tree.py`` times against it."""
     flat = work.reshape(-1)
-    if weights == RANDOM_ALONE:  # order does not matter: a faster kernel (it reads visited marks)
+    if weights == RANDOM_ALONE:  # order does not matter: a faster kernel
         kernels.growing_tree_random(flat, active, width, height, key)
     elif weights == {"oldest": 1.0}:  # a breadth-first search: a faster kernel
         kernels.growing_tree_oldest(flat, active, width, height, key)
