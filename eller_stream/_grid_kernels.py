@@ -55,14 +55,12 @@ from ._kernels import _U64, _njit, _sel, random_bits
 
 VISITED = 4
 # when a random pick's rank is drawn (part of the stream):
-RANDOM_AHEAD = 8  # random alone (randomized Prim): this many steps before the pick
+RANDOM_AHEAD = 24  # random alone (randomized Prim): this many steps before the pick (was 8)
+ROWS_AHEAD = 4  # random alone: the picked cell's rows are fetched this many steps before (a hint)
 BATCH = 32  # mixes with random picks: at the start of the batch of BATCH steps two batches
-# before the pick's own (see growing_tree; was 16 steps before: see README.md, Determinism)
-GUESS_LEAD = 16  # random alone: the slot is guessed and fetched this many steps before the rank
-# is drawn (a hint; at most 16: _prefetch_near fetches the lines that far either side of the
-# guess, 16 int32 slots a line)
-RING = 128  # the draws waiting for their step: a power of two, at least 3 * BATCH and
-# RANDOM_AHEAD + GUESS_LEAD
+# before the pick's own (see growing_tree; was 16 steps before)
+# (both changes: see README.md, Determinism)
+RING = 128  # the draws waiting for their step: a power of two, at least 3 * BATCH and RANDOM_AHEAD
 POP_AHEAD = 8  # a newest pick that reads the list fetches the cell this many places below (a hint)
 # Growing Tree's free-side bits: set while the neighbour that way is unvisited
 FREE_SHIFT = 4  # bits 4-7: north, south, west, east
@@ -271,6 +269,44 @@ def clear_state(grid: np.ndarray) -> None:
         grid[i] &= 3
 
 
+@_njit(inline="always")
+def _draw_rank(key: np.uint64, counter: int, size: int) -> tuple[int, np.uint64]:
+    """The rank, among ``size`` cells, of a random pick drawn from draw
+    ``counter`` (its high 32 bits), and the bits left for the direction."""
+    product = (random_bits(key, _U64(counter)) >> _U64(32)) * _U64(size)
+    return np.int64(product >> _U64(32)), product << _U64(32)
+
+
+@_njit(inline="always")
+def _prim_step(
+    work: np.ndarray,
+    active: np.ndarray,
+    offsets: np.ndarray,
+    stride: int,
+    j: int,
+    choice: np.uint64,
+    tail: int,
+) -> int:
+    """A step of :func:`growing_tree_random` on the cell in slot j of
+    ``active[:tail]``, without a branch: it carves to the free side
+    ``choice`` picks and lists the new cell, or, having none, gives its
+    slot to the last cell (it "carves" to itself: no wall opens, and
+    entering it again changes nothing).  The new tail is returned."""
+    c = np.int64(active[_U(j)])
+    mask = _free_mask(work, c)
+    k = _free_count(mask)
+    grow = np.int64(k > 0)
+    at4 = _U(mask * 4 + _below(choice, k + 1 - grow))  # k == 0: any side, unused
+    d = FREE_DIRS[at4]
+    n = c + offsets[at4] * grow
+    own = d & 1  # the south and east walls belong to c, north and west to n
+    work[_U(n + (c - n) * own)] |= np.uint8((2 - (d >> 1)) * grow)
+    _enter(work, n, stride)
+    last = active[_U(tail - 1)]
+    active[_U(_sel(grow, tail, j))] = _sel(grow, n, last)
+    return tail + 2 * grow - 1
+
+
 @_njit
 def growing_tree_random(
     work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64
@@ -281,41 +317,40 @@ def growing_tree_random(
     The active cells form a dense list (order does not matter): a dead end
     swaps the last cell into its slot.  Whether the picked cell can still
     carve is a coin flip to the processor, so both outcomes are computed and
-    selected without a branch (a cell that cannot carve "carves" to itself:
-    no wall opens, and entering it again changes nothing).  Each pick is
-    drawn RANDOM_AHEAD steps early, uniform over the list as it is then, and
-    its memory fetched meanwhile.  ``active``: one int32 per cell, plus one.
+    selected without a branch (:func:`_prim_step`).  Each pick is drawn
+    RANDOM_AHEAD steps early (the first RANDOM_AHEAD at the pick),
+    uniform over the list as it is then: its slot is fetched at once, and
+    its cell's rows ROWS_AHEAD steps before the pick.  ``active``: one int32
+    per cell, plus one.
     """
     key = _U64(key)
     stride = width + 2
     offsets = np.empty(64, np.int64)  # offsets[i]: the neighbour towards FREE_DIRS[i]
     for i in range(64):
         offsets[i] = _step(0, FREE_DIRS[i], stride)
-    ranks, choices, draws = _new_rings(key, RANDOM_AHEAD)
+    ranks = np.empty(RING, np.int64)  # the rank of the pick of step s, at s % RING
+    choices = np.empty(RING, np.uint64)  # the bits left for the direction
     _first_cell(work, active, key, width, height)
     tail = 1
     step = 0
-    while tail > 0:
-        _prefetch_near(active, _guess(_draw_far(key, step, draws, RANDOM_AHEAD), tail))
-        _fix_rank(step, tail, ranks, choices, draws, RANDOM_AHEAD)
-        soon = _slot(ranks[_U((step + RANDOM_AHEAD // 2) & (RING - 1))], 0, tail, tail, tail)
-        _prefetch_rows(work, np.int64(active[_U(soon)]), stride)
-        j = _slot(ranks[_U(step & (RING - 1))], 0, tail, tail, tail)  # one part: active[:tail]
-        choice = choices[_U(step & (RING - 1))]
+    while tail > 0 and step < RANDOM_AHEAD:  # the first picks: drawn at the pick
+        far = _U((step + RANDOM_AHEAD) & (RING - 1))
+        ranks[far], choices[far] = _draw_rank(key, step + RANDOM_AHEAD + 1, tail)
+        rank, choice = _draw_rank(key, step + 1, tail)
+        tail = _prim_step(work, active, offsets, stride, rank, choice, tail)
         step += 1
-        c = np.int64(active[_U(j)])
-        mask = _free_mask(work, c)
-        k = _free_count(mask)
-        grow = np.int64(k > 0)
-        at4 = _U(mask * 4 + _below(choice, k + 1 - grow))  # k == 0: any side, unused
-        d = FREE_DIRS[at4]
-        n = c + offsets[at4] * grow
-        own = d & 1  # the south and east walls belong to c, north and west to n
-        work[_U(n + (c - n) * own)] |= np.uint8((2 - (d >> 1)) * grow)
-        _enter(work, n, stride)
-        last = active[_U(tail - 1)]
-        active[_U(_sel(grow, tail, j))] = _sel(grow, n, last)
-        tail += 2 * grow - 1
+    while tail > 0:
+        # the pick of step + RANDOM_AHEAD: its rank among the cells listed
+        # now; fetch its slot now, its cell ROWS_AHEAD steps before the pick
+        far = _U((step + RANDOM_AHEAD) & (RING - 1))
+        ranks[far], choices[far] = _draw_rank(key, step + RANDOM_AHEAD + 1, tail)
+        prefetch(active, ranks[far])
+        soon = _slot(ranks[_U((step + ROWS_AHEAD) & (RING - 1))], 0, tail, tail, tail)
+        _prefetch_rows(work, np.int64(active[_U(soon)]), stride)
+        at = _U(step & (RING - 1))
+        j = _slot(ranks[at], 0, tail, tail, tail)  # one part: active[:tail]
+        tail = _prim_step(work, active, offsets, stride, j, choices[at], tail)
+        step += 1
 
 
 @_njit
@@ -364,67 +399,6 @@ def growing_tree_oldest(
                 active[_U(tail)] = n
                 tail += 1
         work[_U(c)] |= mine
-
-
-@_njit(inline="always")
-def _new_rings(key: np.uint64, ahead: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The rings of the draws waiting for their step (ranks, choices,
-    draws; RING entries each) of a kernel whose random picks are drawn
-    ``ahead`` steps early: the draws of the first ``ahead + GUESS_LEAD``
-    steps, and the ranks of the first ``ahead`` among the one cell there
-    is at the start (see :func:`_draw_far` and :func:`_fix_rank`)."""
-    ranks = np.empty(RING, np.int64)
-    choices = np.empty(RING, np.uint64)
-    draws = np.empty(RING, np.uint64)
-    for step in range(ahead + GUESS_LEAD):
-        draws[step] = random_bits(key, _U64(step + 1))  # draw 0 placed the first cell
-    for step in range(ahead):
-        _fix_rank(step - ahead, 1, ranks, choices, draws, ahead)
-    return ranks, choices, draws
-
-
-@_njit(inline="always")
-def _draw_far(key: np.uint64, step: int, draws: np.ndarray, ahead: int) -> np.uint64:
-    """At ``step``, the 64 bits of step ``step + ahead + GUESS_LEAD`` (kept
-    in ``draws``).  If it is a random pick, the rank it will get is not
-    known yet (the list may change meanwhile), but :func:`_guess` is near
-    it: its slot can be fetched now."""
-    far = random_bits(key, _U64(step + ahead + GUESS_LEAD + 1))
-    draws[_U((step + ahead + GUESS_LEAD) & (RING - 1))] = far
-    return far
-
-
-@_njit(inline="always")
-def _guess(bits: np.uint64, size: int) -> int:
-    """The rank a random pick drawn ``bits`` would have among ``size`` cells
-    now.  The list gains or loses a cell a step at most, so by the time the
-    rank is fixed (GUESS_LEAD steps on) it is at most that many
-    places away: :func:`_prefetch_near` fetches around it."""
-    return np.int64(((bits >> _U64(32)) * _U64(size)) >> _U64(32))
-
-
-@_njit(inline="always")
-def _fix_rank(
-    step: int, size: int, ranks: np.ndarray, choices: np.ndarray, draws: np.ndarray, ahead: int
-) -> int:
-    """At ``step``, with ``size`` cells listed, the rank of the random pick
-    of step ``step + ahead`` (uniform over the list as it is now, from the
-    high 32 bits of its draw), kept in ``ranks`` with the bits left for the
-    direction in ``choices``; returned."""
-    at = _U((step + ahead) & (RING - 1))
-    product = (draws[at] >> _U64(32)) * _U64(size)
-    rank = np.int64(product >> _U64(32))
-    ranks[at] = rank
-    choices[at] = product << _U64(32)
-    return rank
-
-
-@_njit(inline="always")
-def _prefetch_near(active: np.ndarray, slot: int) -> None:
-    """Fetch the list around a guessed slot (see :func:`_guess`)."""
-    prefetch(active, slot - GUESS_LEAD)  # int32 slots: 16 of them a cache line
-    prefetch(active, slot)
-    prefetch(active, slot + GUESS_LEAD)
 
 
 @_njit(inline="always")

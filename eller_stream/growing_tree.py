@@ -7,8 +7,9 @@ or removes the cell when it has none.  The strategy sets the texture:
 - ``"newest"``: a stack, the recursive backtracker's long winding corridors,
   few dead ends, long solutions;
 - ``"random"``: randomized Prim, bushy, with many short dead ends (each
-  random pick is drawn 8 steps before it is made, uniform over the list as
-  it is then, so that its memory can be fetched in the meantime);
+  random pick is drawn 24 steps before it is made, uniform over the list
+  as it is then, so that its memory can be fetched in the meantime; the
+  first 24 at the pick);
 - ``"oldest"``: a queue, breadth-first growth; each cell carves to all its
   free neighbours (in a random order) before the next one moves, so long
   straight corridors radiate from the start (very few dead ends, short

@@ -333,7 +333,8 @@ def dead_end_fraction(grid: np.ndarray) -> float:
 # ---------------------------------------------------------------------------
 
 NAMES = ("newest", "oldest", "random", "middle")
-PRIM_LAG = 8  # random alone: a random pick is drawn this many steps before it is made
+PRIM_LAG = 24  # random alone: a random pick is drawn this many steps before it is made
+# (the first PRIM_LAG at the pick)
 BATCH = 32  # mixes with random picks: the steps run in batches of this many; a random pick is
 # drawn when the batch two before its own starts
 
@@ -389,15 +390,15 @@ def growing_tree_exact(width: int, height: int, weights: dict[str, float], seed:
 
     if weights == {"random": 1.0}:
         # a dense list: a removed cell's slot takes the last cell; the pick of
-        # step s is a rank drawn at step s - PRIM_LAG over the list's length then
+        # step s is a rank drawn at step s - PRIM_LAG over the list's length
+        # then (for s < PRIM_LAG: at step s)
         active = [start]
-        drawn = {s: _draw(key, s + 1) >> 32 for s in range(PRIM_LAG)}
-        ranks = {s: (bits * 1) for s, bits in drawn.items()}  # size 1 before the first step
+        ranks = {}
         step = 0
         while active:
             later = _draw(key, step + PRIM_LAG + 1) >> 32
             ranks[step + PRIM_LAG] = later * len(active)
-            product = ranks.pop(step)
+            product = ranks.pop(step, (_draw(key, step + 1) >> 32) * len(active))
             j = product >> 32
             if j >= len(active):
                 j %= len(active)

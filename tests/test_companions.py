@@ -185,7 +185,7 @@ def test_newest_random_stream_through_a_sweep_of_tombstones():
 COMPANION_GOLDEN = {
     "newest": "d853c08f33cfbfce5af521fd82d60a4a",
     "oldest": "caaa842556770bda1decec031dead481",
-    "random": "ea66737b49c512e8926bdd1862a0e839",
+    "random": "d3bbe4ea78b7267c3e35a647a027195f",  # changed in 0.1 (a third time): see README
     "middle": "d4f94bc2de50a6a01aded28101443713",
     "newest:90,random:10": "d313e81b6a8a7398acd5367084e02425",  # changed twice in 0.1: see README
     "newest:50,oldest:50": "d6e3b9fb3accccf4ebbee97b6760b284",
