@@ -27,7 +27,9 @@ def digests():
         rows += list(t.take(5)) + [t.finish()]
         grid = np.array(rows)
         out[f"{width},{seed},{h},{v}"] = hashlib.sha256(grid.tobytes()).hexdigest()
-    for strategy in ["newest", "oldest", "random", "middle", "newest:90,random:10", "newest:50,oldest:50"]:
+    # the last mix: the general kernel with its batches of random picks
+    mixes = ["newest:90,random:10", "newest:50,oldest:50", "oldest:60,random:40"]
+    for strategy in ["newest", "oldest", "random", "middle", *mixes]:
         out[strategy] = hashlib.sha256(es.growing_tree(9, 7, strategy, 3).tobytes()).hexdigest()
     grid = es.backtracker(9, 7, 4)
     out["backtracker"] = hashlib.sha256(grid.tobytes()).hexdigest()
