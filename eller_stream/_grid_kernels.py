@@ -270,10 +270,10 @@ def clear_state(grid: np.ndarray) -> None:
 
 
 @_njit(inline="always")
-def _draw_rank(key: np.uint64, counter: int, size: int) -> tuple[int, np.uint64]:
-    """The rank, among ``size`` cells, of a random pick drawn from draw
-    ``counter`` (its high 32 bits), and the bits left for the direction."""
-    product = (random_bits(key, _U64(counter)) >> _U64(32)) * _U64(size)
+def _rank_of(bits: np.uint64, size: int) -> tuple[int, np.uint64]:
+    """The rank, among ``size`` cells, of a random pick drawn ``bits`` (from
+    its high 32 bits), and the bits left for the direction."""
+    product = (bits >> _U64(32)) * _U64(size)
     return np.int64(product >> _U64(32)), product << _U64(32)
 
 
@@ -335,15 +335,15 @@ def growing_tree_random(
     step = 0
     while tail > 0 and step < RANDOM_AHEAD:  # the first picks: drawn at the pick
         far = _U((step + RANDOM_AHEAD) & (RING - 1))
-        ranks[far], choices[far] = _draw_rank(key, step + RANDOM_AHEAD + 1, tail)
-        rank, choice = _draw_rank(key, step + 1, tail)
+        ranks[far], choices[far] = _rank_of(random_bits(key, _U64(step + RANDOM_AHEAD + 1)), tail)
+        rank, choice = _rank_of(random_bits(key, _U64(step + 1)), tail)
         tail = _prim_step(work, active, offsets, stride, rank, choice, tail)
         step += 1
     while tail > 0:
         # the pick of step + RANDOM_AHEAD: its rank among the cells listed
         # now; fetch its slot now, its cell ROWS_AHEAD steps before the pick
         far = _U((step + RANDOM_AHEAD) & (RING - 1))
-        ranks[far], choices[far] = _draw_rank(key, step + RANDOM_AHEAD + 1, tail)
+        ranks[far], choices[far] = _rank_of(random_bits(key, _U64(step + RANDOM_AHEAD + 1)), tail)
         prefetch(active, ranks[far])
         soon = _slot(ranks[_U((step + ROWS_AHEAD) & (RING - 1))], 0, tail, tail, tail)
         _prefetch_rows(work, np.int64(active[_U(soon)]), stride)
@@ -534,9 +534,7 @@ def growing_tree(
                 fresh += np.int64((d & low) - pick_oldest < random_share)
             for q in range(fresh):
                 at = _U(pending[_U(half + q)])
-                product = (draws[at] >> _U64(32)) * _U64(size)
-                ranks[at] = np.int64(product >> _U64(32))
-                choices[at] = product << _U64(32)
+                ranks[at], choices[at] = _rank_of(draws[at], size)
                 prefetch(active, _slot(ranks[at], head, g0, g1, tail))
             for q in range(waiting):
                 at = _U(pending[_U(BATCH - half + q)])
@@ -564,9 +562,7 @@ def growing_tree(
             choice = bits
         elif r < pick_random:
             if step <= 2 * BATCH:  # the first two batches: the rank is drawn at the pick
-                product = (bits >> _U64(32)) * _U64((g0 - head) + (tail - g1))
-                ranks[at] = np.int64(product >> _U64(32))
-                choices[at] = product << _U64(32)
+                ranks[at], choices[at] = _rank_of(bits, (g0 - head) + (tail - g1))
             j = _slot(ranks[at], head, g0, g1, tail)
             choice = choices[at]
         else:
@@ -732,9 +728,7 @@ def growing_tree_newest_random(
             fresh += np.int64((d & low) - newest < share)
         for q in range(fresh):
             at = _U(pending[_U(half + q)])
-            product = (draws[at] >> _U64(32)) * _U64(size)
-            ranks[at] = np.int64(product >> _U64(32))
-            choices[at] = product << _U64(32)
+            ranks[at], choices[at] = _rank_of(draws[at], size)
             prefetch(active, _slot(ranks[at], head, g0, g1, tail))
         for q in range(waiting):
             at = _U(pending[_U(BATCH - half + q)])
@@ -773,9 +767,7 @@ def growing_tree_newest_random(
                     return
                 continue
             if step <= 2 * BATCH:  # the first two batches: the rank is drawn at the pick
-                product = (bits >> _U64(32)) * _U64((g0 - head) + (tail - g1))
-                ranks[at] = np.int64(product >> _U64(32))
-                choices[at] = product << _U64(32)
+                ranks[at], choices[at] = _rank_of(bits, (g0 - head) + (tail - g1))
             j = _slot(ranks[at], head, g0, g1, tail)
             c = np.int64(active[_U(j)])
             prefetch(work, c - 2 * stride)  # c may be far from the last cell

@@ -146,8 +146,9 @@ def _run_kernel(
     weights: dict[str, float],
 ) -> None:
     """Build the maze in ``work`` (from :func:`_framed_work`) with the
-    kernel of ``kernels`` that fits the weights.  ``kernels`` is ``_grid_kernels``, or a copy of it that
-    ``benchmarks/ab_growing_tree.py`` times against it."""
+    kernel of ``kernels`` that fits the weights.  ``kernels`` is
+    ``_grid_kernels``, or a copy of it that ``benchmarks/ab_growing_tree.py``
+    times against it."""
     flat = work.reshape(-1)
     if weights == RANDOM_ALONE:  # order does not matter: a faster kernel
         kernels.growing_tree_random(flat, active, width, height, key)
