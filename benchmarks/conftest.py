@@ -54,6 +54,31 @@ def interleaved_best(fns: dict, rounds: int = 9) -> dict:  # type: ignore[type-a
     return best
 
 
+def cpu_times() -> list[int] | None:
+    """The machine's CPU time counters (the "cpu" line of /proc/stat), or
+    None where there is no such file."""
+    try:
+        with open("/proc/stat") as f:
+            return [int(field) for field in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+
+
+def steal_share(before: list[int] | None, after: list[int] | None) -> float | None:
+    """The share of the CPU time between two :func:`cpu_times` that the
+    virtual machine's host gave to others (steal, the 8th field): when it is
+    high, the machine is busy and every time measured is too long."""
+    if before is None or after is None or len(before) < 8 or len(after) < 8:
+        return None
+    spent = [b - a for a, b in zip(before[:8], after[:8], strict=True)]
+    total = sum(spent[:8])  # guest time is counted in user time already
+    return spent[7] / total if total > 0 else None
+
+
+def pytest_sessionstart(session):
+    session.config._cpu_times = cpu_times()
+
+
 def pytest_terminal_summary(terminalreporter):
     if not RESULTS and not NOTES:
         return
@@ -63,3 +88,6 @@ def pytest_terminal_summary(terminalreporter):
         tr.write_line(f"{name:<40} {ns:10.3f} ns/cell")
     for line in NOTES:
         tr.write_line(line)
+    stolen = steal_share(getattr(terminalreporter.config, "_cpu_times", None), cpu_times())
+    if stolen is not None:
+        tr.write_line(f"steal: {stolen:.1%} of the machine's CPU time during the run went to other guests")

@@ -157,5 +157,7 @@ def _run_kernel(
     elif weights.keys() == {"newest", "random"}:  # the same steps in a leaner loop
         kernels.growing_tree_newest_random(flat, active, width, height, key, _thresholds(weights)[0])
     else:
-        batches = True if "random" in weights else None  # None: compiled without the batches
-        kernels.growing_tree(flat, active, width, height, key, _thresholds(weights), batches)
+        # None: compiled without them (see the kernel)
+        batches = True if "random" in weights else None
+        blocks = True if len(weights) > 1 else None
+        kernels.growing_tree(flat, active, width, height, key, _thresholds(weights), batches, blocks)

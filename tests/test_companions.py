@@ -51,6 +51,7 @@ def test_growing_tree_work_grid_notes_free_sides(w, h):
 @pytest.mark.parametrize(
     ("strategy", "kernel"),
     [(m, "general") for m in MIXES if m not in ("random", "oldest")]
+    + [(m, "general without blocks") for m in MIXES if m not in ("random", "oldest") and "random" not in m]
     + [("oldest", "oldest")]
     + [(m, "newest_random") for m in ("newest:90,random:10", "newest:50,random:50")],
 )
@@ -71,21 +72,25 @@ def test_growing_tree_leaves_no_free_side(strategy, kernel):
         g.growing_tree_oldest(work.reshape(-1), active, w, h, seed_key(4))
     elif kernel == "newest_random":
         g.growing_tree_newest_random(work.reshape(-1), active, w, h, seed_key(4), thresholds[0])
-    else:  # with batches, whether or not the mix has random picks (the public function
-        # compiles mixes without them with batches=None: the same mazes, as checked here)
-        g.growing_tree(work.reshape(-1), active, w, h, seed_key(4), thresholds, True)
+    elif kernel == "general without blocks":  # each step hashes its own draw
+        g.growing_tree(work.reshape(-1), active, w, h, seed_key(4), thresholds, None, None)
+    else:  # with batches and blocks, whether or not the mix has random picks (the public
+        # function compiles the kernel without them where it can: the same mazes, as checked here)
+        g.growing_tree(work.reshape(-1), active, w, h, seed_key(4), thresholds, True, True)
     assert (work[1:-1, 1:-1] >> g.FREE_SHIFT == 0).all()
     assert ((work[1:-1, 1:-1] & 3) == es.growing_tree(w, h, strategy, 4)).all()
 
 
-def test_general_kernel_refuses_random_picks_without_batches():
+def test_general_kernel_refuses_flags_it_cannot_run():
     from eller_stream import _grid_kernels as g
     from eller_stream.growing_tree import _framed_work, _thresholds
 
     work = _framed_work(4, 4).reshape(-1)
     thresholds = _thresholds({"random": 1.0})
     with pytest.raises(ValueError, match="batches"):
-        g.growing_tree(work, np.empty(17, np.int32), 4, 4, np.uint64(1), thresholds, None)
+        g.growing_tree(work, np.empty(17, np.int32), 4, 4, np.uint64(1), thresholds, None, True)
+    with pytest.raises(ValueError, match="blocks"):  # the batches' draws come from the blocks
+        g.growing_tree(work, np.empty(17, np.int32), 4, 4, np.uint64(1), thresholds, True, None)
 
 
 @given(size=sizes, strategy=st.sampled_from(MIXES), seed=st.integers(0, 2**64 - 1))
