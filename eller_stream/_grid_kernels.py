@@ -106,6 +106,24 @@ else:
         return types.void(array, i), codegen
 
 
+if numba.config.DISABLE_JIT:
+
+    def lowest_bit(bits: int) -> int:
+        """The place of the lowest set bit of ``bits`` > 0."""
+        return (int(bits) & -int(bits)).bit_length() - 1
+
+else:
+
+    @intrinsic
+    def lowest_bit(typingctx, bits):  # type: ignore[no-untyped-def]
+        """The place of the lowest set bit of the int64 ``bits`` > 0 (x86 ``tzcnt``)."""
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+        return types.int64(types.int64), codegen
+
+
 @_njit(inline="always")
 def _U(i: int) -> np.uint64:
     """An index known to be >= 0, as unsigned: numba then skips the code
@@ -511,10 +529,9 @@ def growing_tree(
     draws = np.empty(RING, np.uint64)
     ranks = np.empty(RING, np.int64)
     choices = np.empty(RING, np.uint64)
-    pending = np.empty(2 * BATCH, np.int64)
     for later in range(2 * BATCH):  # batches 0 and 1 (their ranks are drawn at the pick)
         draws[later] = random_bits(key, _U64(later + 1))  # draw 0 placed the first cell
-    waiting = 0
+    waiting = 0  # a bit for each random pick of the next batch
     step = 0
     _first_cell(work, active, key, width, height)
     head = 0
@@ -535,26 +552,26 @@ def growing_tree(
             if batches is not None:
                 # give each random pick of batch k + 2 its rank among the cells
                 # listed now, and fetch its slot; fetch the cells of batch k + 1's
-                # random picks (their ring slots are in pending, in the half of
-                # the batch's parity).  The same code is in
-                # growing_tree_newest_random: an inline helper taking the arrays
-                # costs numba reference counts at every batch (measured 1.10x the
-                # time there; a plain call, 1.13x)
+                # random picks (``waiting``: a bit for each, by its place in the
+                # batch).  The same code is in growing_tree_newest_random: an
+                # inline helper taking the arrays costs numba reference counts
+                # at every batch (measured 1.10x the time there; a plain call, 1.13x)
                 size = (g0 - head) + (tail - g1)
-                half = ((step // BATCH) & 1) * BATCH  # batch k + 2 has the parity of batch k
-                fresh = 0
+                picks = 0
                 for i in range(BATCH):
-                    at = first + _U(i)
-                    pending[_U(half + fresh)] = at  # kept if a random pick
-                    fresh += np.int64((draws[at] & low) - pick_oldest < random_share)
-                for q in range(fresh):
-                    at = _U(pending[_U(half + q)])
+                    picks |= np.int64((draws[first + _U(i)] & low) - pick_oldest < random_share) << i
+                left = picks
+                while left:
+                    at = first + _U(lowest_bit(left))
+                    left &= left - 1
                     ranks[at], choices[at] = _rank_of(draws[at], size)
                     prefetch(active, _slot(ranks[at], head, g0, g1, tail))
-                for q in range(waiting):
-                    at = _U(pending[_U(BATCH - half + q)])
+                left = waiting
+                while left:
+                    at = _U((step + BATCH + lowest_bit(left)) & (RING - 1))
+                    left &= left - 1
                     _prefetch_rows(work, np.int64(active[_U(_slot(ranks[at], head, g0, g1, tail))]), stride)
-                waiting = fresh
+                waiting = picks
         at = _U(step & (RING - 1))
         if blocks is not None:
             bits = draws[at]
@@ -704,10 +721,9 @@ def growing_tree_newest_random(
     draws = np.empty(RING, np.uint64)
     ranks = np.empty(RING, np.int64)
     choices = np.empty(RING, np.uint64)
-    pending = np.empty(2 * BATCH, np.int64)
     for later in range(2 * BATCH):  # batches 0 and 1 (their ranks are drawn at the pick)
         draws[later] = random_bits(key, _U64(later + 1))  # draw 0 placed the first cell
-    waiting = 0
+    waiting = 0  # a bit for each random pick of the next batch
     offsets = np.empty(64, np.int64)  # offsets[i]: the neighbour towards FREE_DIRS[i]
     for i in range(64):
         offsets[i] = _step(0, FREE_DIRS[i], stride)
@@ -724,32 +740,35 @@ def growing_tree_newest_random(
     # meanwhile
     top = (start << 4) | _free_mask(work, start)
     while True:
-        # batch k = step // BATCH starts: draw batch k + 2, give each of its
+        # batch k = step // BATCH starts: draw batch k + 2 (in a loop of its
+        # own, so that it runs 4 draws at a time, SIMD; its first step is a
+        # multiple of BATCH, so its ring slots follow on), give each of its
         # random picks its rank among the cells listed now, and fetch its
-        # slot; fetch the cells of batch k + 1's random picks (their ring
-        # slots are in pending, in the half of the batch's parity).  The
-        # same code is in growing_tree: an inline helper taking the arrays
-        # costs numba reference counts at every batch (measured 1.10x the
-        # time; a plain call, 1.13x)
+        # slot; fetch the cells of batch k + 1's random picks (``waiting``:
+        # a bit for each, by its place in the batch).  The same code is in
+        # growing_tree: an inline helper taking the arrays costs numba
+        # reference counts at every batch (measured 1.10x the time; a plain
+        # call, 1.13x)
         size = (g0 - head) + (tail - g1)
-        half = ((step // BATCH) & 1) * BATCH  # batch k + 2 has the parity of batch k
-        fresh = 0
-        later = step + 2 * BATCH  # its first step (a multiple of BATCH, so its ring slots follow on)
+        later = step + 2 * BATCH
         first = _U(later & (RING - 1))
-        for i in range(BATCH):  # apart from the loop below, so that it runs 4 draws at a time (SIMD)
-            draws[first + _U(i)] = random_bits(key, _U64(later + i + 1))
         for i in range(BATCH):
-            at = first + _U(i)
-            pending[_U(half + fresh)] = at  # kept if a random pick
-            fresh += np.int64((draws[at] & low) - newest < share)
-        for q in range(fresh):
-            at = _U(pending[_U(half + q)])
+            draws[first + _U(i)] = random_bits(key, _U64(later + i + 1))
+        picks = 0
+        for i in range(BATCH):
+            picks |= np.int64((draws[first + _U(i)] & low) - newest < share) << i
+        left = picks
+        while left:
+            at = first + _U(lowest_bit(left))
+            left &= left - 1
             ranks[at], choices[at] = _rank_of(draws[at], size)
             prefetch(active, _slot(ranks[at], head, g0, g1, tail))
-        for q in range(waiting):
-            at = _U(pending[_U(BATCH - half + q)])
+        left = waiting
+        while left:
+            at = _U((step + BATCH + lowest_bit(left)) & (RING - 1))
+            left &= left - 1
             _prefetch_rows(work, np.int64(active[_U(_slot(ranks[at], head, g0, g1, tail))]), stride)
-        waiting = fresh
+        waiting = picks
         for _ in range(BATCH):
             at = _U(step & (RING - 1))
             bits = draws[at]
