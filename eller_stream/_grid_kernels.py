@@ -38,6 +38,10 @@ their bytes early with :func:`prefetch`; branch-free selects (``_sel``)
 replace branches the processor cannot predict, but only where they do not
 lengthen the chain from one step to the next: in the depth-first kernels a
 predicted branch lets the processor run ahead, and measured faster.
+In a mix, where the branch on the strategy cannot be predicted, the draws
+are made a batch at a time, two batches ahead, in a loop of their own
+(four at once, SIMD): a step then reads its draw rather than hashing it,
+and the branch is settled sooner (newest:50,oldest:50: 0.89x the time).
 """
 
 from __future__ import annotations
