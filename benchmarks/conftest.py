@@ -70,8 +70,9 @@ def steal_share(before: list[int] | None, after: list[int] | None) -> float | No
     high, the machine is busy and every time measured is too long."""
     if before is None or after is None or len(before) < 8 or len(after) < 8:
         return None
+    # the first 8 fields: guest time (after them) is counted in user time already
     spent = [b - a for a, b in zip(before[:8], after[:8], strict=True)]
-    total = sum(spent[:8])  # guest time is counted in user time already
+    total = sum(spent)
     return spent[7] / total if total > 0 else None
 
 

@@ -61,8 +61,8 @@ VISITED = 4
 # when a random pick's rank is drawn (part of the stream):
 RANDOM_AHEAD = 24  # random alone (randomized Prim): this many steps before the pick (was 8)
 ROWS_AHEAD = 4  # random alone: the picked cell's rows are fetched this many steps before (a hint)
-BATCH = 32  # mixes with random picks: at the start of the batch of BATCH steps two batches
-# before the pick's own (see growing_tree; was 16 steps before)
+BATCH = 32  # mixes draw BATCH steps at a time, two batches ahead; with random picks, a pick's
+# rank is drawn at the start of the batch two before its own (see growing_tree; was 16 steps before)
 # (both changes: see README.md, Determinism)
 RING = 128  # the draws waiting for their step: a power of two, at least 3 * BATCH and RANDOM_AHEAD
 POP_AHEAD = 8  # a newest pick that reads the list fetches the cell this many places below (a hint)
@@ -533,8 +533,9 @@ def growing_tree(
     draws = np.empty(RING, np.uint64)
     ranks = np.empty(RING, np.int64)
     choices = np.empty(RING, np.uint64)
-    for later in range(2 * BATCH):  # batches 0 and 1 (their ranks are drawn at the pick)
-        draws[later] = random_bits(key, _U64(later + 1))  # draw 0 placed the first cell
+    if blocks is not None:  # batches 0 and 1 (their ranks are drawn at the pick)
+        for later in range(2 * BATCH):
+            draws[later] = random_bits(key, _U64(later + 1))  # draw 0 placed the first cell
     waiting = 0  # a bit for each random pick of the next batch
     step = 0
     _first_cell(work, active, key, width, height)
