@@ -167,20 +167,61 @@ def _carve(grid: np.ndarray, i: int, d: int, width: int) -> int:
     return n
 
 
+if numba.config.DISABLE_JIT:
+
+    def _mul_high(a: np.uint64, b: np.uint64) -> np.uint64:
+        """The high 64 bits of the 128-bit product ``a * b``."""
+        return _U64((int(a) * int(b)) >> 64)
+
+else:
+
+    @intrinsic
+    def _mul_high(typingctx, a, b):  # type: ignore[no-untyped-def]
+        """The high 64 bits of the 128-bit product of the uint64s ``a * b``
+        (one x86 ``mul``)."""
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            i128 = ir.IntType(128)
+            product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+            return builder.trunc(builder.lshr(product, ir.Constant(i128, 64)), ir.IntType(64))
+
+        return types.uint64(types.uint64, types.uint64), codegen
+
+
 @_njit(inline="always")
 def _divider(width: int) -> tuple[np.uint64, np.uint64]:
-    """(m, s) with i // width == (i * m) >> s for every 0 <= i < 2**31."""
-    bits = 0
-    while (1 << bits) < width:
-        bits += 1
-    shift = 31 + bits
-    return _U64(((1 << shift) + width - 1) // width), _U64(shift)
+    """(m, b) with i // width == mul_high(2 * i, m) >> b for every 0 <= i < 2**63
+    (so for any grid that fits in memory or on disk): m = ceil(2**(63 + b) / width),
+    where 2**b >= width.  The error of rounding m up is below width * 2**63, so
+    it never carries into the quotient.  Worked out in 64 bits: 2**(63 + b)
+    = 2**b * (q * width + r) with q, r = divmod(2**63, width)."""
+    w = _U64(width)
+    bits = _U64(0)
+    while (_U64(1) << bits) < w:
+        bits += _U64(1)
+    top = _U64(1) << _U64(63)
+    q = top // w
+    r = top - q * w
+    spill = r << bits  # < width * 2**31 < 2**62
+    m = (q << bits) + spill // w + _U64(spill % w != 0)
+    return m, bits
 
 
 @_njit(inline="always")
 def _row_of(i: int, divider: tuple[np.uint64, np.uint64]) -> int:
     """i // width by a multiplication (see _divider)."""
-    return np.int64((_U64(i) * divider[0]) >> divider[1])
+    return np.int64(_mul_high(_U64(i) << _U64(1), divider[0]) >> divider[1])
+
+
+@_njit(inline="always")
+def _below_cells(bits: np.uint64, n: int) -> int:
+    """A cell number in [0, n) from ``bits``: :func:`_below` (the high 32 bits
+    times n) while that product fits in 64 bits (n < 2**32, every grid the
+    generators made before; the same cells), else the high 64 bits of
+    ``bits * n``, uniform however many cells there are."""
+    if n < (1 << 32):
+        return _below(bits, n)
+    return np.int64(_mul_high(_U64(bits), _U64(n)))
 
 
 @_njit(inline="always")
@@ -271,7 +312,7 @@ def _prefetch_rows(work: np.ndarray, cell: int, stride: int) -> None:
 @_njit(inline="always")
 def _start(key: np.uint64, width: int, height: int) -> int:
     """The first cell of a Growing Tree (draw 0), in framed coordinates."""
-    s = _below(random_bits(key, _U64(0)), width * height)
+    s = _below_cells(random_bits(key, _U64(0)), width * height)
     return (s // width + 1) * (width + 2) + s % width + 1
 
 
@@ -848,9 +889,9 @@ def backtracker(grid: np.ndarray, width: int, height: int, key: np.uint64) -> No
     counter = _U64(0)
     divider = _divider(width)
     dirs = np.empty(5, np.int64)
-    start = _below(random_bits(key, counter), width * height)
+    start = _below_cells(random_bits(key, counter), width * height)
     counter += _U64(1)
-    grid[start] |= VISITED
+    grid[_U(start)] |= VISITED
     cur = start
     while True:
         k = _unvisited(grid, cur, width, height, divider, dirs)
