@@ -41,9 +41,9 @@ def _read_only_copy(root: Path) -> Path:
     source = Path(es.__file__).parent
     site = root / "site"
     shutil.copytree(source, site / "eller_stream", ignore=shutil.ignore_patterns("__pycache__", "*.nb?"))
-    for folder, dirs, files in os.walk(site):
+    for folder, _dirs, _files in os.walk(site):
         Path(folder, "__pycache__").write_bytes(b"")  # not a folder: no cache can go there
-    for folder, dirs, files in os.walk(site, topdown=False):
+    for folder, _dirs, files in os.walk(site, topdown=False):
         for name in files:
             os.chmod(os.path.join(folder, name), 0o444)
         os.chmod(folder, 0o555)
@@ -51,7 +51,7 @@ def _read_only_copy(root: Path) -> Path:
 
 
 def _writable_again(site: Path) -> None:
-    for folder, dirs, files in os.walk(site):
+    for folder, _dirs, files in os.walk(site):
         os.chmod(folder, 0o755)
         for name in files:
             os.chmod(os.path.join(folder, name), stat.S_IRUSR | stat.S_IWUSR)

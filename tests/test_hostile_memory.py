@@ -41,7 +41,8 @@ def test_row_of_is_exact_for_64_bit_cell_indices():
     widths_a = np.array([w for w, _ in pairs], np.int64)
     cells_a = np.array([i for _, i in pairs], np.int64)
     got = _rows_of(widths_a, cells_a)
-    wrong = [(w, i, int(r)) for w, i, r in zip(widths_a.tolist(), cells_a.tolist(), got) if r != i // w]
+    triples = zip(widths_a.tolist(), cells_a.tolist(), got.tolist(), strict=True)
+    wrong = [(w, i, r) for w, i, r in triples if r != i // w]
     assert not wrong, wrong[:5]
 
 
@@ -57,7 +58,7 @@ def _cells_below(draws, n):
 def test_first_cell_is_in_the_grid_and_spread_over_it(n):
     """The first cell of a walk is drawn from all ``n`` cells, even past
     2**32 cells (the 32-bit draw times n overflowed there)."""
-    draws = np.array([0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1] + list(range(10**6, 10**6 + 2000)), np.uint64)
+    draws = np.array([0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1, *range(10**6, 10**6 + 2000)], np.uint64)
     draws[6:] = draws[6:] * np.uint64(0x9E3779B97F4A7C15)  # spread over all 64 bits
     cells = _cells_below(draws, n)
     assert cells.min() >= 0 and cells.max() < n
@@ -72,7 +73,8 @@ def _passages(grid: np.ndarray, rows: int = 4096) -> tuple[int, bool, bool]:
     for y in range(0, grid.shape[0], rows):
         block = np.asarray(grid[y : y + rows])
         total += int(np.count_nonzero(block & es.EAST)) + int(np.count_nonzero(block & es.SOUTH))
-    return total, bool((np.asarray(grid[:, -1]) & es.EAST).any()), bool((np.asarray(grid[-1]) & es.SOUTH).any())
+    east_out = bool((np.asarray(grid[:, -1]) & es.EAST).any())
+    return total, east_out, bool((np.asarray(grid[-1]) & es.SOUTH).any())
 
 
 @pytest.mark.slow
