@@ -19,10 +19,10 @@ from eller_stream import _grid_kernels as g
 
 
 @numba.njit
-def _rows_of(widths, cells):
+def _rows_of(widths, cells, grid_cells):
     out = np.empty(cells.shape[0], np.int64)
     for k in range(cells.shape[0]):
-        out[k] = g._row_of(cells[k], g._divider(widths[k]))
+        out[k] = g._row_of(cells[k], g._divider(widths[k], grid_cells[k]))
     return out
 
 
@@ -40,10 +40,14 @@ def test_row_of_is_exact_for_64_bit_cell_indices():
         pairs += [(w, i) for i in cells]
     widths_a = np.array([w for w, _ in pairs], np.int64)
     cells_a = np.array([i for _, i in pairs], np.int64)
-    got = _rows_of(widths_a, cells_a)
-    triples = zip(widths_a.tolist(), cells_a.tolist(), got.tolist(), strict=True)
-    wrong = [(w, i, r) for w, i, r in triples if r != i // w]
-    assert not wrong, wrong[:5]
+    # the smallest grid holding cell i (up to 2**31 cells: 64-bit products;
+    # beyond, 128-bit ones), then the 128-bit way for every index
+    smallest = np.minimum(cells_a, 2**63 - 2) + 1  # (no grid has 2**63 cells)
+    for grid_cells in (smallest, np.full_like(cells_a, 2**63 - 1)):
+        got = _rows_of(widths_a, cells_a, grid_cells)
+        triples = zip(widths_a.tolist(), cells_a.tolist(), got.tolist(), strict=True)
+        wrong = [(w, i, r) for w, i, r in triples if r != i // w]
+        assert not wrong, wrong[:5]
 
 
 @numba.njit
