@@ -167,25 +167,83 @@ def _carve(grid: np.ndarray, i: int, d: int, width: int) -> int:
     return n
 
 
-@_njit(inline="always")
-def _divider(width: int) -> tuple[np.uint64, np.uint64]:
-    """(m, s) with i // width == (i * m) >> s for every 0 <= i < 2**31."""
-    bits = 0
-    while (1 << bits) < width:
-        bits += 1
-    shift = 31 + bits
-    return _U64(((1 << shift) + width - 1) // width), _U64(shift)
+if numba.config.DISABLE_JIT:
+
+    def _mul_high(a: np.uint64, b: np.uint64) -> np.uint64:
+        """The high 64 bits of the 128-bit product ``a * b``."""
+        return _U64((int(a) * int(b)) >> 64)
+
+else:
+
+    @intrinsic
+    def _mul_high(typingctx, a, b):  # type: ignore[no-untyped-def]
+        """The high 64 bits of the 128-bit product of the uint64s ``a * b``
+        (one x86 ``mul``)."""
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            i128 = ir.IntType(128)
+            product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+            return builder.trunc(builder.lshr(product, ir.Constant(i128, 64)), ir.IntType(64))
+
+        return types.uint64(types.uint64, types.uint64), codegen
+
+
+Divider = tuple[np.uint64, np.uint64, bool]  # (m, s, wide): see _divider
 
 
 @_njit(inline="always")
-def _row_of(i: int, divider: tuple[np.uint64, np.uint64]) -> int:
-    """i // width by a multiplication (see _divider)."""
-    return np.int64((_U64(i) * divider[0]) >> divider[1])
+def _divider(width: int, cells: int) -> Divider:
+    """(m, s, wide): i // width by a multiplication for every 0 <= i < cells,
+    for any grid that fits in memory or on disk (see :func:`_row_of`).
+
+    With b the least such that 2**b >= width and k = 31 (a grid of at most
+    2**31 cells) or 63, m = ceil(2**(k + b) / width): rounding m up adds less
+    than i * width / 2**(k + b) < 1 / width to i / width, so it never
+    carries into the quotient, and i // width == (i * m) >> (k + b).  For
+    k = 31 the product fits in 64 bits (s = 31 + b); for k = 63 it takes the
+    high half of a 128-bit product (s = b, :func:`_mul_high`), worked out
+    in 64 bits: 2**(63 + b) = 2**b * (q * width + r), q, r = divmod(2**63, width).
+    """
+    w = _U64(width)
+    bits = _U64(0)
+    while (_U64(1) << bits) < w:
+        bits += _U64(1)
+    if cells <= (1 << 31):
+        shift = _U64(31) + bits
+        return ((_U64(1) << shift) + w - _U64(1)) // w, shift, False
+    top = _U64(1) << _U64(63)
+    q = top // w
+    r = top - q * w
+    spill = r << bits  # < width * 2**31 < 2**62
+    return (q << bits) + spill // w + _U64(spill % w != 0), bits, True
+
+
+@_njit(inline="always")
+def _row_of(i: int, divider: Divider) -> int:
+    """i // width by a multiplication (see :func:`_divider`; the branch on
+    ``wide`` goes the same way in a whole walk)."""
+    m, s, wide = divider
+    if wide:  # (2 * i * m) >> (64 + b)
+        row = _mul_high(_U64(i) << _U64(1), m) >> s
+    else:
+        row = (_U64(i) * m) >> s
+    return np.int64(row)
+
+
+@_njit(inline="always")
+def _below_cells(bits: np.uint64, n: int) -> int:
+    """A cell number in [0, n) from ``bits``: :func:`_below` (the high 32 bits
+    times n) while that product fits in 64 bits (n < 2**32, every grid the
+    generators made before; the same cells), else the high 64 bits of
+    ``bits * n``, uniform however many cells there are."""
+    if n < (1 << 32):
+        return _below(bits, n)
+    return np.int64(_mul_high(_U64(bits), _U64(n)))
 
 
 @_njit(inline="always")
 def _free_sides(
-    grid: np.ndarray, i: int, width: int, height: int, divider: tuple[np.uint64, np.uint64]
+    grid: np.ndarray, i: int, width: int, height: int, divider: Divider
 ) -> tuple[int, int, int, int]:
     """1 for each side of cell i (north, south, west, east) with an unvisited
     neighbour.  No branches: a neighbour outside the grid reads cell i
@@ -220,9 +278,7 @@ def _as_dirs(up: int, down: int, left: int, right: int, dirs: np.ndarray) -> int
 
 
 @_njit(inline="always")
-def _unvisited(
-    grid: np.ndarray, i: int, width: int, height: int, divider: tuple[np.uint64, np.uint64], dirs: np.ndarray
-) -> int:
+def _unvisited(grid: np.ndarray, i: int, width: int, height: int, divider: Divider, dirs: np.ndarray) -> int:
     """Write the directions from cell i to unvisited neighbours into dirs
     and return how many there are."""
     up, down, left, right = _free_sides(grid, i, width, height, divider)
@@ -271,7 +327,7 @@ def _prefetch_rows(work: np.ndarray, cell: int, stride: int) -> None:
 @_njit(inline="always")
 def _start(key: np.uint64, width: int, height: int) -> int:
     """The first cell of a Growing Tree (draw 0), in framed coordinates."""
-    s = _below(random_bits(key, _U64(0)), width * height)
+    s = _below_cells(random_bits(key, _U64(0)), width * height)
     return (s // width + 1) * (width + 2) + s % width + 1
 
 
@@ -846,11 +902,11 @@ def backtracker(grid: np.ndarray, width: int, height: int, key: np.uint64) -> No
     directions stored in the grid bytes themselves."""
     key = _U64(key)
     counter = _U64(0)
-    divider = _divider(width)
+    divider = _divider(width, width * height)
     dirs = np.empty(5, np.int64)
-    start = _below(random_bits(key, counter), width * height)
+    start = _below_cells(random_bits(key, counter), width * height)
     counter += _U64(1)
-    grid[start] |= VISITED
+    grid[_U(start)] |= VISITED
     cur = start
     while True:
         k = _unvisited(grid, cur, width, height, divider, dirs)
@@ -961,7 +1017,7 @@ def bfs_farthest(
     maze.
     """
     result = np.full(3, -1, np.int64)
-    divider = _divider(width)
+    divider = _divider(width, width * height)
     scratch = width * height
     cells[source] |= VISITED
     queue[0] = source

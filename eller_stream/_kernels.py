@@ -17,6 +17,7 @@ silences numpy's warnings about the (intended) uint64 wrap-around.
 from __future__ import annotations
 
 import contextlib
+import sys
 import types
 
 import numba
@@ -36,12 +37,39 @@ _S31 = _U64(31)
 _S32 = _U64(32)
 
 
+_NO_CACHE_NOTE = (
+    "eller_stream: note: numba cannot write its cache of compiled kernels here (no writable "
+    "__pycache__ beside the package, user cache folder or NUMBA_CACHE_DIR): the kernels are "
+    "compiled without it, in each process; set NUMBA_CACHE_DIR to a writable folder to keep them"
+)
+_no_cache_noted = [False]
+
+
 def _njit(*args, **kwargs):
-    """numba.njit with the package's settings (cache, nogil, no bounds checks)."""
+    """numba.njit with the package's settings (cache, nogil, no bounds checks);
+    other numba options (``parallel=True``, ``inline=...``) pass through.
+
+    Where numba finds nowhere to write its cache (a read-only install with
+    an unwritable home), ``cache=True`` fails at decoration time ("no
+    locator available"): the kernel is then compiled without the cache, and
+    a note says so on stderr, once per process."""
     options = {"cache": True, "nogil": True, "boundscheck": False, **kwargs}
+
+    def decorate(func):  # type: ignore[no-untyped-def]
+        if options["cache"]:
+            try:
+                return numba.njit(**options)(func)
+            except RuntimeError as exc:
+                if "no locator available" not in str(exc):
+                    raise
+            if not _no_cache_noted[0]:
+                _no_cache_noted[0] = True
+                print(_NO_CACHE_NOTE, file=sys.stderr)
+        return numba.njit(**{**options, "cache": False})(func)
+
     if args and callable(args[0]):
-        return numba.njit(**options)(args[0])
-    return numba.njit(**options)
+        return decorate(args[0])
+    return decorate
 
 
 def kernel_errstate() -> contextlib.AbstractContextManager[object]:

@@ -31,7 +31,10 @@ def check_probability(name: str, value: object) -> float:
     """Return ``value`` as a float in ``[0, 1]``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number in [0, 1], got {type(value).__name__}: {value!r}")
-    result = float(value)
+    try:
+        result = float(value)
+    except OverflowError:  # an int or Fraction too big for a float: far out of range
+        raise ValueError(f"{name} must be in [0, 1], got {value!r}") from None
     if math.isnan(result) or not 0.0 <= result <= 1.0:
         raise ValueError(f"{name} must be in [0, 1], got {result!r}")
     return result

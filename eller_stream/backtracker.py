@@ -15,6 +15,8 @@ maze larger than memory on disk.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 
 import numpy as np
@@ -24,6 +26,48 @@ from ._kernels import kernel_errstate, seed_key
 from ._validate import check_grid_buffer, check_int, check_seed
 
 __all__ = ["backtracker"]
+
+_NO_RESERVE = {errno.EOPNOTSUPP, errno.ENOSYS}  # the filesystem cannot reserve: map it sparse
+
+
+def _new_npy(path: str, shape: tuple[int, int]) -> np.memmap:
+    """A new zeroed uint8 ``.npy`` file at ``path``, mapped.
+
+    A full disk under a sparse file is only noticed when a page of the
+    mapping is first written, and then the process dies of SIGBUS.  So the
+    file is written beside ``path`` (``.part``), its blocks reserved with
+    ``posix_fallocate``, and only then moved to ``path`` and mapped; on any
+    error the ``.part`` file is removed and the error raised."""
+    tmp = f"{path}.part"
+    descr = np.lib.format.dtype_to_descr(np.dtype(np.uint8))
+    header = {"descr": descr, "fortran_order": False, "shape": shape}
+    try:
+        with open(tmp, "wb") as f:
+            np.lib.format.write_array_header_1_0(f, header)
+            offset = f.tell()
+            size = offset + shape[0] * shape[1]
+            fallocate = getattr(os, "posix_fallocate", None)
+            try:
+                if fallocate is None:
+                    raise OSError(errno.ENOSYS, "posix_fallocate is not available")
+                fallocate(f.fileno(), 0, size)
+            except OSError as exc:
+                if exc.errno not in _NO_RESERVE:
+                    reason = exc.strerror or os.strerror(exc.errno or 0)
+                    message = f"out: cannot reserve {size} bytes for {path!r}: {reason}"
+                    raise OSError(exc.errno, message, path) from None
+                f.truncate(size)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    try:
+        return np.memmap(path, np.uint8, mode="r+", offset=offset, shape=shape)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
 
 
 def backtracker(
@@ -37,7 +81,9 @@ def backtracker(
     ``out`` may be a ``(height, width)`` uint8 array to fill (for example a
     ``numpy.memmap``), or a path: a new ``.npy`` file is created there and
     returned as a memmap (disk-backed: memory use stays small however big
-    the maze).  No other memory is used per cell.
+    the maze).  No other memory is used per cell.  The file's blocks are
+    reserved before it is mapped: when the disk cannot hold it, ``OSError``
+    is raised, nothing is left at the path and a file already there is kept.
 
     >>> import numpy as np, eller_stream as es
     >>> buf = np.empty((3, 3), np.uint8)
@@ -48,12 +94,13 @@ def backtracker(
     height = check_int("height", height, 1, 2**31 - 2)
     seed = check_seed(seed)
     if isinstance(out, (str, os.PathLike)):
-        out = np.lib.format.open_memmap(os.fspath(out), mode="w+", dtype=np.uint8, shape=(height, width))
-    elif out is not None:
-        check_grid_buffer("out", out, (height, width))
+        out = _new_npy(os.fspath(out), (height, width))  # reserved on disk, zeroed
     else:
-        out = np.empty((height, width), np.uint8)
-    out[...] = 0
+        if out is not None:
+            check_grid_buffer("out", out, (height, width))
+        else:
+            out = np.empty((height, width), np.uint8)
+        out[...] = 0
     with kernel_errstate():
         g.backtracker(out.reshape(-1), width, height, seed_key(seed))
     if isinstance(out, np.memmap):

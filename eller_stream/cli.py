@@ -335,7 +335,11 @@ def compare_main(argv: Sequence[str]) -> int:
     p.add_argument("--height", default="200", help="rows (200)")
     p.add_argument("--seeds", default="3", help="seeds per algorithm, 0, 1, ... (3)")
     p.add_argument("--algorithm", action="append", help="an algorithm to include (repeatable; default: all)")
-    p.add_argument("--json", action="store_true", help="print JSON for machines instead of a table")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print JSON for machines instead of a table (strict JSON: a value that is not finite is null)",
+    )
     args = p.parse_args(list(argv))
     width = _checked("--width", v.check_int, "width", _int("--width", args.width), 1, 2**15)
     height = _checked("--height", v.check_int, "height", _int("--height", args.height), 1, 2**15)
@@ -347,9 +351,9 @@ def compare_main(argv: Sequence[str]) -> int:
         _checked("--algorithm", generator, name)
     rows = compare(width, height, seeds, algorithms)
     if args.json:
-        import json
+        from .compare import to_json
 
-        print(json.dumps(rows, indent=2))
+        print(to_json(rows))
         return 0
     table = [[fmt.format(row[key]) for key, _, fmt in _COLUMNS] for row in rows]
     headers = [title for _, title, _ in _COLUMNS]
@@ -429,7 +433,7 @@ def render_main(argv: Sequence[str]) -> int:
     h = _checked("--horizontal", v.check_probability, "horizontal", _float("--horizontal", args.horizontal))
     vert = _checked("--vertical", v.check_probability, "vertical", _float("--vertical", args.vertical))
     cell = _checked("--cell", v.check_int, "cell", _int("--cell", args.cell), 1, 1000)
-    wall = _checked("--wall", v.check_int, "wall", _int("--wall", args.wall), 0, 1000)
+    wall = _checked("--wall", v.check_int, "wall", _int("--wall", args.wall), 1, 1000)
     if args.algorithm == "growing-tree":
         from .growing_tree import parse_strategy
 

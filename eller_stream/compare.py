@@ -10,6 +10,8 @@ True
 
 from __future__ import annotations
 
+import json
+import math
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
@@ -23,7 +25,7 @@ from .backtracker import backtracker
 from .growing_tree import growing_tree
 from .stream import eller
 
-__all__ = ["ALGORITHMS", "compare", "generator"]
+__all__ = ["ALGORITHMS", "compare", "generator", "to_json"]
 
 # name -> what it runs; the default selection of `compare`
 ALGORITHMS = (
@@ -82,6 +84,30 @@ def _peak_extra_bytes(make: Callable[[], np.ndarray]) -> int:
     finally:
         tracemalloc.stop()
     return max(0, peak - grid.nbytes)
+
+
+def to_json(rows: Sequence[dict[str, Any]]) -> str:
+    """``rows`` (from :func:`compare`) as strict JSON: a number that is not
+    finite (``horizontal_vertical_ratio`` of a maze with no SOUTH passage is
+    infinite) is written ``null``, never ``Infinity`` or ``NaN``, which
+    strict parsers refuse.
+
+    >>> print(to_json([{"ratio": float("inf"), "cells": 4}]))
+    [
+      {
+        "ratio": null,
+        "cells": 4
+      }
+    ]
+    """
+    finite = [
+        {
+            key: None if isinstance(value, float) and not math.isfinite(value) else value
+            for key, value in row.items()
+        }
+        for row in rows
+    ]
+    return json.dumps(finite, indent=2, allow_nan=False)
 
 
 def compare(

@@ -29,6 +29,7 @@ or removes the cell when it has none.  The strategy sets the texture:
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from types import ModuleType
 
@@ -69,7 +70,14 @@ def parse_strategy(strategy: str | Mapping[str, float]) -> dict[str, float]:
     for name, weight in weights.items():
         if name not in STRATEGIES:
             raise ValueError(f"strategy {name!r} is not one of {', '.join(STRATEGIES)}")
-        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight >= 0:
+        # any real number, numpy's included (np.int64(3)); never a bool
+        if isinstance(weight, (bool, np.bool_)) or not isinstance(weight, numbers.Real):
+            raise ValueError(f"strategy weight of {name!r} must be a number >= 0, got {weight!r}")
+        try:
+            weights[name] = float(weight)
+        except OverflowError:  # an int too big for a float
+            raise ValueError(f"strategy weight of {name!r} must be finite, got {weight!r}") from None
+        if not weights[name] >= 0:
             raise ValueError(f"strategy weight of {name!r} must be a number >= 0, got {weight!r}")
     total = sum(weights.values())
     if not weights or not total > 0 or total == float("inf"):

@@ -6,8 +6,9 @@ A maze of ``w x h`` cells becomes an image of ``w*cell + (w+1)*wall`` by
 rows, so a streamed maze (``EllerStream``) renders in O(width) memory
 however tall it is; only a drawn solution needs the whole grid.
 
-Optional marks: ``start``/``end`` (x of a top-row and a bottom-row cell)
-open the outer wall there; ``path`` (a ``(k, 2)`` array of ``(y, x)``
+Optional marks: ``start``/``end`` open the outer wall at a top-row and a
+bottom-row cell, given as a ``(y, x)`` cell (what
+:func:`eller_stream.suggest_endpoints` returns) or as its column x; ``path`` (a ``(k, 2)`` array of ``(y, x)``
 cells, as :func:`eller_stream.solve` returns) is drawn in its own colour.
 
 >>> import io, png, eller_stream as es
@@ -43,7 +44,28 @@ def image_size(width: int, height: int, cell: int, wall: int) -> tuple[int, int]
 
 
 def _check_sizes(cell: int, wall: int) -> tuple[int, int]:
-    return check_int("cell", cell, 1, 1000), check_int("wall", wall, 0, 1000)
+    # wall 0 would draw no wall at all: a blank picture
+    return check_int("cell", cell, 1, 1000), check_int("wall", wall, 1, 1000)
+
+
+Endpoint = int | tuple[int, int]
+
+
+def _edge_x(name: str, value: object, row: int | None, width: int) -> int:
+    """The column of an endpoint given as x or as a ``(y, x)`` cell, which
+    must lie on ``row`` (the top row for ``start``, the bottom row for
+    ``end``; ``None``: not known, so not checked)."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (tuple, list)):
+        if len(value) != 2:
+            raise TypeError(f"{name} must be a column x or a (y, x) cell, got {value!r}")
+        y = check_int(f"{name}[0] (y)", value[0], 0)
+        if row is not None and y != row:
+            edge = "top" if name == "start" else "bottom"
+            raise ValueError(f"{name} must be a cell of the {edge} row (y = {row}), got {tuple(value)!r}")
+        return check_int(f"{name}[1] (x)", value[1], 0, width - 1)
+    return check_int(name, value, 0, width - 1)
 
 
 def _path_masks(path: np.ndarray | None, height: int, width: int) -> tuple[np.ndarray, ...] | None:
@@ -74,15 +96,17 @@ def png_rows(
     width: int,
     cell: int = 8,
     wall: int = 2,
-    start: int | None = None,
-    end: int | None = None,
+    start: Endpoint | None = None,
+    end: Endpoint | None = None,
     path: np.ndarray | None = None,
     height: int | None = None,
 ) -> Iterator[bytes]:
     """Pixel rows (palette indices as bytes) of the maze made of ``rows``.
 
     The last row given is drawn with the bottom wall under it (the end
-    opening, if any, is made there).  ``path`` needs ``height``.
+    opening, if any, is made there).  ``start``/``end``: a column x or a
+    ``(y, x)`` cell of the top/bottom row (the bottom row's y is checked
+    when ``height`` is given).  ``path`` needs ``height``.
 
     >>> import eller_stream as es
     >>> rows = list(es.png_rows(es.eller(2, 1, seed=0), 2, cell=1, wall=1))
@@ -102,9 +126,12 @@ def png_rows(
     inner_cells = cell_x[:, None] + np.arange(cell)  # (width, cell) pixel columns of each cell
     inner = inner_cells.reshape(-1)
     gap_x = (cell_x + cell)[:-1]  # first pixel of the wall between cell x and x + 1
+    if start is not None:
+        start = _edge_x("start", start, 0, width)
+    if end is not None:
+        end = _edge_x("end", end, None if height is None else height - 1, width)
     top = np.full(px_w, WALL, np.uint8)
     if start is not None:
-        start = check_int("start", start, 0, width - 1)
         top[cell_x[start] : cell_x[start] + cell] = FLOOR if masks is None else PATH
     for _ in range(wall):
         yield top.tobytes()
@@ -163,14 +190,17 @@ def write_png(
     height: int | None = None,
     cell: int = 8,
     wall: int = 2,
-    start: int | None = None,
-    end: int | None = None,
+    start: Endpoint | None = None,
+    end: Endpoint | None = None,
     path: np.ndarray | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> None:
     """Write a maze as a palette PNG, streaming: ``rows`` may be a grid or
     any iterable of rows (then give ``width`` and ``height``, the number of
     rows it yields).  ``progress(done, total)`` is called as rows are drawn.
+    ``start``/``end`` (a top-row and a bottom-row cell to open the outer
+    wall at) may be what :func:`eller_stream.suggest_endpoints` returns,
+    ``(y, x)`` cells, or their columns x.
 
     >>> import io, eller_stream as es
     >>> s = es.EllerStream(50, seed=1)
@@ -245,12 +275,14 @@ def svg(
     grid: np.ndarray,
     cell: int = 8,
     wall: int = 2,
-    start: int | None = None,
-    end: int | None = None,
+    start: Endpoint | None = None,
+    end: Endpoint | None = None,
     path: np.ndarray | None = None,
 ) -> str:
     """The maze as an SVG document: walls as one path of straight runs,
     the solution (if given) as a polyline through the cell centres.
+    ``start``/``end``: as for :func:`write_png`, ``(y, x)`` cells of the
+    top and bottom rows or their columns x.
 
     >>> import eller_stream as es
     >>> text = es.svg(es.eller(3, 2, seed=1))
@@ -260,7 +292,10 @@ def svg(
     grid = check_rows("grid", grid)
     h, w = grid.shape
     cell, wall = _check_sizes(cell, wall)
-    wall = max(wall, 1)
+    if start is not None:
+        start = _edge_x("start", start, 0, w)
+    if end is not None:
+        end = _edge_x("end", end, h - 1, w)
     pitch = cell + wall
     px_w, px_h = image_size(w, h, cell, wall)
     half = wall / 2
@@ -271,7 +306,7 @@ def svg(
             mask = np.ones(w, bool)
             opening = start if i == 0 else end
             if opening is not None:
-                mask[check_int("start" if i == 0 else "end", opening, 0, w - 1)] = False
+                mask[opening] = False
         else:
             mask = (grid[i - 1] & SOUTH) == 0
         y = i * pitch + half

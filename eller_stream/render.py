@@ -251,6 +251,8 @@ class TextRenderer:
             return _ascii_block(block).tobytes()
         if self.style == "blocks":
             return _utf8(_blocks_lines(block, top=False))
+        if not len(block):  # nothing to draw: the junction line above a row needs the row
+            return b""
         lines = np.empty((len(block), 2, 3 * self.width + 2), np.uint32)  # junctions, then cells
         _junction_lines(self._previous, block, out=lines[:, 0])
         _unicode_cells(block, out=lines[:, 1])
@@ -261,8 +263,10 @@ class TextRenderer:
     def close(self, row: np.ndarray | None = None) -> bytes:
         """The closing row's text (if given) and the bottom border."""
         text = b"" if row is None else self.rows(row)
-        if self.style == "unicode" and self._previous is not None:
-            text += _utf8(_junction_lines(self._previous, np.full((1, self.width), 0xFF, np.uint8)))
+        if self.style == "unicode":
+            # the bottom border; with no row at all, the top border alone (as ascii draws it)
+            no_row = np.full((1, self.width), 0xFF, np.uint8)
+            text += _utf8(_junction_lines(self._previous, no_row))
         return text
 
 

@@ -1,0 +1,83 @@
+"""A read-only install must import and work (issue 15).
+
+The package is copied into a folder where nothing can be written, and run
+with a HOME where nothing can be written either: numba then has no place
+for its cache ("cannot cache function 'mix64': no locator available" at
+import, before the fix).  Each package folder of the copy gets a regular
+*file* named ``__pycache__`` and HOME/XDG_CACHE_HOME point below
+``/dev/null``, so that no cache folder can be made there even by root
+(CI runs as root, whom file modes do not stop).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import eller_stream as es
+
+SCRIPT = textwrap.dedent(
+    """
+    import sys
+    import eller_stream as es
+    print(es.__file__)
+    print(es.count_passages(es.backtracker(5, 4, seed=2)))
+    print(es.count_passages(es.growing_tree(6, 4, strategy="newest:50,oldest:50", seed=1)))
+    print(es.is_perfect(es.eller(120, 40, seed=1)))
+    from eller_stream.cli import main
+    sys.stdout.flush()
+    status = main(["--width", "4", "--rows", "2", "--seed", "1", "--style", "ascii", "--rate", "0"])
+    print("status", status)
+    """
+)
+
+
+def _read_only_copy(root: Path) -> Path:
+    source = Path(es.__file__).parent
+    site = root / "site"
+    shutil.copytree(source, site / "eller_stream", ignore=shutil.ignore_patterns("__pycache__", "*.nb?"))
+    for folder, _dirs, _files in os.walk(site):
+        Path(folder, "__pycache__").write_bytes(b"")  # not a folder: no cache can go there
+    for folder, _dirs, files in os.walk(site, topdown=False):
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o444)
+        os.chmod(folder, 0o555)
+    return site
+
+
+def _writable_again(site: Path) -> None:
+    for folder, _dirs, files in os.walk(site):
+        os.chmod(folder, 0o755)
+        for name in files:
+            os.chmod(os.path.join(folder, name), stat.S_IRUSR | stat.S_IWUSR)
+
+
+def test_read_only_install_imports_and_runs(tmp_path):
+    site = _read_only_copy(tmp_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "PYTHON"))}
+    env.update(
+        HOME="/dev/null/home",
+        XDG_CACHE_HOME="/dev/null/cache",
+        PYTHONPATH=str(site),
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", SCRIPT], cwd=site, env=env, capture_output=True, text=True, timeout=600
+        )
+    finally:
+        _writable_again(site)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(str(site)), lines[0]  # the read-only copy, not the source tree
+    assert lines[1:4] == ["19", "23", "True"]
+    assert lines[4].startswith("+--+") and lines[-1] == "status 0"
+    assert "Traceback" not in done.stderr
+    notes = [line for line in done.stderr.splitlines() if "cache" in line]
+    assert len(notes) == 1, done.stderr  # said once, not once per kernel
+    assert "NUMBA_CACHE_DIR" in notes[0]
