@@ -13,8 +13,9 @@ A maze row is a ``numpy.uint8`` array of shape ``(width,)``; a grid is
 """
 
 from ._kernels import EAST, SOUTH
-from .analysis import is_perfect, metrics, solve, suggest_endpoints, validate
+from .analysis import detour, is_perfect, metrics, solve, suggest_endpoints, validate
 from .backtracker import backtracker
+from .banded import BandedStream, InfiniteMaze
 from .compare import compare
 from .growing_tree import STRATEGIES, growing_tree, parse_strategy
 from .image import png_rows, render_image, svg, write_png
@@ -26,11 +27,14 @@ __all__ = [
     "SOUTH",
     "STRATEGIES",
     "STYLES",
+    "BandedStream",
     "EllerStream",
+    "InfiniteMaze",
     "TextRenderer",
     "backtracker",
     "compare",
     "count_passages",
+    "detour",
     "eller",
     "growing_tree",
     "is_perfect",

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _detour_kernels as dk
 from . import _grid_kernels as g
 from ._kernels import EAST, SOUTH
 from ._validate import check_int
@@ -26,7 +27,7 @@ from ._validate import check_int
 _UP, _DOWN = 0, 1  # directions, as the kernels number them (then west, east)
 NORTH_SOUTH, WEST_EAST = 0b0011, 0b1100  # passage masks of straight corridors
 
-__all__ = ["is_perfect", "metrics", "solve", "suggest_endpoints", "validate"]
+__all__ = ["detour", "is_perfect", "metrics", "solve", "suggest_endpoints", "validate"]
 
 
 def _check_grid(grid: object) -> np.ndarray:
@@ -252,3 +253,26 @@ def metrics(grid: np.ndarray) -> dict[str, Any]:
         "solution_length": solution,
         "solution_ratio": solution / (w + h),
     }
+
+
+def detour(grid: np.ndarray) -> np.ndarray:
+    """For every row ``r`` but the last, the fewest rows above ``r`` that every
+    cell of row ``r`` needs in order to reach row ``r + 1`` (an int64 array of
+    ``height - 1`` values; -1 where some cell cannot reach row ``r + 1`` at
+    all, as in a grid that is not connected).
+
+    A game that keeps ``detour(grid).max()`` rows above the player never
+    strands it.  In an :class:`InfiniteMaze` no value exceeds ``band - 1``;
+    in an Eller stream the values have no bound.
+
+    >>> import numpy as np, eller_stream as es
+    >>> es.detour(np.array([[1, 2], [2, 0], [1, 0]], np.uint8)).tolist()
+    [0, 1]
+    >>> int(es.detour(es.InfiniteMaze(30, band=4, seed=1).rows(0, 400)).max()) <= 3
+    True
+    """
+    grid = _check_grid(grid)
+    out = np.empty(grid.shape[0] - 1, np.int64)
+    if out.size:
+        dk.detour_rows(grid, out)
+    return out

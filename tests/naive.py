@@ -514,3 +514,143 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
             elif len(right) > len(left):
                 left.append(right.pop(0))
     return grid
+
+
+# ---------------------------------------------------------------------------
+# The reference banded maze: bands of Eller rows written the plain way (set
+# labels), meeting at the doors of each seam.  Its own keys and door rule;
+# the fast kernels must give the same rows, byte for byte.
+# ---------------------------------------------------------------------------
+
+BAND_SALT = 0x62616E64
+SEAM_SALT = 0x7365616D
+FIRST_JOIN = 0.8  # a band's row 0 joins with probability FIRST_JOIN * horizontal
+FIRST_OPEN = 0.6  # ... and opens with FIRST_OPEN * vertical
+
+
+def _salted_key(key: int, index: int, salt: int) -> int:
+    return mix64(key ^ mix64(((index % 2**64) * GOLDEN + salt) & MASK64))
+
+
+def seam_doors_reference(width: int, key: int, seam: int, doors: float) -> list[bool]:
+    """Door columns of seam ``seam``: each with probability ``doors``; with
+    none, the draw of number ``width`` picks one."""
+    skey = _salted_key(key, seam, SEAM_SALT)
+    below = round(doors * 2**32)
+    out = [(mix64((skey + x * GOLDEN) & MASK64) & 0xFFFFFFFF) < below for x in range(width)]
+    if not any(out):
+        out[((mix64((skey + width * GOLDEN) & MASK64) & 0xFFFFFFFF) * width) >> 32] = True
+    return out
+
+
+def band_reference(
+    width: int, band_height: int, seed: int, band: int, horizontal: float, vertical: float, doors: float
+) -> np.ndarray:
+    """The ``(band_height, width)`` rows of band ``band``.
+
+    Rows ``0 .. K-3``: Eller from sets of one cell (see eller_reference),
+    row 0 with the probabilities scaled by FIRST_JOIN and FIRST_OPEN.
+    Row ``K-2``: Eller, but a cell in a door column of seam ``band + 1``
+    closes when its set already opened in one.  Row ``K-1``: join
+    side-by-side cells of different sets unless both sets hold a door
+    column, and open downward at exactly the doors."""
+    key = seed_key(seed)
+    bkey = _salted_key(key, band, BAND_SALT)
+    door = seam_doors_reference(width, key, band + 1, doors)
+    label = list(range(width))
+    grid = np.zeros((band_height, width), np.uint8)
+    for y in range(band_height):
+        bits = [mix64((bkey + (y * width + x) * GOLDEN) & MASK64) for x in range(width)]
+        join_below = round(horizontal * (FIRST_JOIN if y == 0 else 1.0) * 2**32)
+        open_below = round(vertical * (FIRST_OPEN if y == 0 else 1.0) * 2**32)
+        if y == band_height - 1:
+            holds = {}
+            for x in range(width):
+                holds[label[x]] = holds.get(label[x], False) or door[x]
+            for x in range(width - 1):
+                a, b = label[x], label[x + 1]
+                if a != b and not (holds[a] and holds[b]):
+                    grid[y, x] |= EAST
+                    label = [a if v == b else v for v in label]
+                    holds[a] = holds[a] or holds[b]
+            for x in range(width):
+                if door[x]:
+                    grid[y, x] |= SOUTH
+            break
+        for x in range(width - 1):
+            if label[x] != label[x + 1] and (bits[x] & 0xFFFFFFFF) < join_below:
+                grid[y, x] |= EAST
+                old = label[x + 1]
+                label = [label[x] if v == old else v for v in label]
+        penultimate = y == band_height - 2
+        opened_sets: set[int] = set()
+        door_sets: set[int] = set()
+        for x in range(width):
+            has_later = any(label[z] == label[x] for z in range(x + 1, width))
+            can_close = has_later or label[x] in opened_sets
+            if penultimate and door[x] and label[x] in door_sets:
+                continue  # the set already goes down through a door
+            if can_close and (bits[x] >> 32) >= open_below:
+                continue
+            grid[y, x] |= SOUTH
+            opened_sets.add(label[x])
+            if penultimate and door[x]:
+                door_sets.add(label[x])
+        fresh = max(label) + 1
+        new = []
+        for x in range(width):
+            if grid[y, x] & SOUTH:
+                new.append(label[x])
+            else:
+                new.append(fresh)
+                fresh += 1
+        label = new
+    return grid
+
+
+def banded_reference(
+    width: int,
+    band_height: int,
+    seed: int,
+    start: int,
+    stop: int,
+    horizontal: float = 0.5,
+    vertical: float = 0.5,
+    doors: float = 0.45,
+) -> np.ndarray:
+    """Rows ``start .. stop - 1`` of the banded maze, band by band."""
+    bands = [
+        band_reference(width, band_height, seed, b, horizontal, vertical, doors)
+        for b in range(start // band_height, (stop - 1) // band_height + 1)
+    ]
+    first = (start // band_height) * band_height
+    return np.concatenate(bands)[start - first : stop - first]
+
+
+def reaches_next_row(grid: np.ndarray, r: int, above: int) -> bool:
+    """Does every cell of row ``r`` reach row ``r + 1`` by a path that stays
+    in rows ``r - above .. r`` until it steps down?  (Breadth-first search
+    from the row's cells that open downward.)"""
+    w = grid.shape[1]
+    top = r - above
+    seen = {(r, x) for x in range(w) if grid[r, x] & SOUTH}
+    queue = deque(seen)
+    while queue:
+        y, x = queue.popleft()
+        for ny, nx in neighbours(grid, y, x):
+            if top <= ny <= r and (ny, nx) not in seen:
+                seen.add((ny, nx))
+                queue.append((ny, nx))
+    return all((r, x) in seen for x in range(w))
+
+
+def detour_reference(grid: np.ndarray) -> list[int]:
+    """For each row but the last, the fewest rows above it that every one of
+    its cells needs to reach the next row (-1: not even with all of them)."""
+    out = []
+    for r in range(grid.shape[0] - 1):
+        k = 0
+        while k <= r and not reaches_next_row(grid, r, k):
+            k += 1
+        out.append(k if k <= r else -1)
+    return out

@@ -37,6 +37,17 @@ def digests():
     out["solve"] = repr((start, end, es.solve(grid, start, end).tolist()))
     out["metrics"] = repr(sorted(es.metrics(grid).items()))
     out["validate"] = repr(es.validate(np.array([[3, 2], [1, 0]], np.uint8)))
+    # the banded maze: ranges, the stream across bands, and the parallel kernel
+    maze = es.InfiniteMaze(13, 5, 11, 0.4, 0.6, 0.3)
+    s = maze.stream(-7)
+    rows = [s.take(9), np.array([next(s) for _ in range(8)]), s.take(3), s.finish()[None]]
+    out["banded"] = hashlib.sha256(maze.rows(-12, 30).tobytes() + np.vstack(rows).tobytes()).hexdigest()
+    from eller_stream import _band_kernels as bk
+    grid = np.empty((23, 13), np.uint8)
+    with np.errstate(over="ignore"):  # the uint64 wrap-around is intended
+        bk.band_rows_parallel(grid, maze._key, np.uint64(2**64 - 3), 2, 5, maze._th)
+    out["banded parallel"] = hashlib.sha256(grid.tobytes()).hexdigest()
+    out["detour"] = repr(es.detour(es.eller(7, 30, 2)).tolist())
     return out
 
 if __name__ == "__main__":

@@ -1,0 +1,302 @@
+"""Numba kernels of the banded maze: Eller's algorithm cut into bands of rows
+that meet at doors, so that any band comes from ``(seed, band)`` alone.
+
+Band ``b`` covers rows ``[b*K, b*K + K)``; seam ``b`` is the boundary above
+it.  Rows ``0 .. K-3`` of a band are plain Eller rows (:func:`eller_rows`,
+started from sets of one cell); the last two rows steer every set to exactly
+one door of seam ``b + 1``:
+
+* the penultimate row (in-band row ``K-2``) is an Eller row whose sets may
+  open downward in at most one door column (a set still opens at least
+  once);
+* the last row (``K-1``) joins side-by-side cells of different sets unless
+  both sets already hold a door column, then opens SOUTH at exactly the
+  doors.  Every set then leaves the band through exactly one door, so the
+  cells below different doors are never connected above the seam and the
+  next band can start them as sets of their own: no loop can form, and no
+  cell needs to climb above its band's first row to go down.
+
+Random bits: band ``b`` draws ``random_bits(band_key(key, b), y*width + x)``
+for its cell ``(y, x)`` (low 32 bits: the east wall; high 32 bits: the
+south wall), and seam ``s`` draws ``random_bits(seam_key(key, s), x)`` for
+column ``x``.  Band and seam numbers are passed as uint64 (two's complement
+of the signed index).  ``tests/naive.py`` restates all of this with set
+labels; the kernels must match it byte for byte.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._kernels import _GOLDEN, _LOW32, _S32, _U64, EAST, LR_PAD, SOUTH, _njit, eller_rows, mix64, random_bits
+
+# Indices into the thresholds array ``th`` (probabilities scaled to [0, 2**32]):
+TH_JOIN = 0  # east wall, rows 1 .. K-2
+TH_OPEN = 1  # optional south opening, rows 1 .. K-2
+TH_DOOR = 2  # a column is a door
+TH_JOIN_FIRST = 3  # east wall, row 0 (its cells are all sets of one)
+TH_OPEN_FIRST = 4  # optional south opening, row 0 (when it is not the penultimate row)
+N_THRESHOLDS = 5
+
+BAND_SALT = _U64(0x62616E64)  # "band"
+SEAM_SALT = _U64(0x7365616D)  # "seam"
+
+
+@_njit(inline="always")
+def band_key(key: np.uint64, band: np.uint64) -> np.uint64:
+    """The generator key of band ``band``."""
+    return mix64(_U64(key) ^ mix64(_U64(band) * _GOLDEN + BAND_SALT))
+
+
+@_njit(inline="always")
+def seam_key(key: np.uint64, seam: np.uint64) -> np.uint64:
+    """The generator key of the door columns of seam ``seam``."""
+    return mix64(_U64(key) ^ mix64(_U64(seam) * _GOLDEN + SEAM_SALT))
+
+
+@_njit
+def seam_doors(doors: np.ndarray, key: np.uint64, seam: np.uint64, door_below: np.uint64) -> None:
+    """Mark the door columns of seam ``seam`` in ``doors`` (1: door).
+
+    Column ``x`` is a door when the low 32 bits of its draw are below
+    ``door_below``; with no door at all, the draw of number ``width`` picks
+    one column (by multiply-shift of its low 32 bits)."""
+    width = doors.shape[0]
+    skey = seam_key(key, seam)
+    count = 0
+    for x in range(width):
+        d = np.uint8((random_bits(skey, _U64(x)) & _LOW32) < door_below)
+        doors[x] = d
+        count += d
+    if count == 0:
+        pick = ((random_bits(skey, _U64(width)) & _LOW32) * _U64(width)) >> _S32
+        doors[pick] = 1
+
+
+@_njit
+def _penultimate_row(
+    left: np.ndarray,
+    right: np.ndarray,
+    row: np.ndarray,
+    bkey: np.uint64,
+    counter: np.uint64,
+    join_below: np.uint64,
+    open_below: np.uint64,
+    doors: np.ndarray,
+) -> None:
+    """An Eller row in which no set opens downward in two door columns.
+
+    First every east wall (as in Eller), then each set is walked left to
+    right: a cell opens when the draw says so or when it is the set's last
+    chance, but never in a second door column of its set.  The cells that
+    close then leave their sets' lists."""
+    width = row.shape[0]
+    for x in range(width - 1):
+        bits = random_bits(bkey, counter + _U64(x))
+        a = left[x + 1]
+        if a != x and (bits & _LOW32) < join_below:
+            b = right[x]
+            right[a] = b
+            left[b] = a
+            right[x] = x + 1
+            left[x + 1] = x
+            row[x] = EAST
+        else:
+            row[x] = 0
+    row[width - 1] = 0
+    for first in range(width):
+        if left[first] < first:  # not the first cell of its set
+            continue
+        end = left[first]  # the set's last cell
+        opened = False
+        door_opened = False
+        c = first
+        while True:
+            if c == end and not opened:
+                close = False
+            elif doors[c] and door_opened:
+                close = True
+            else:
+                close = (random_bits(bkey, counter + _U64(c)) >> _S32) >= open_below
+            if not close:
+                row[c] |= SOUTH
+                opened = True
+                door_opened = door_opened or doors[c] != 0
+            if c == end:
+                break
+            c = right[c]
+    for c in range(width):  # a cell that closed leaves its set's list, to start a set of its own
+        if not row[c] & SOUTH:
+            lc = left[c]
+            rc = right[c]
+            right[lc] = rc
+            left[rc] = lc
+            left[c] = c
+            right[c] = c
+
+
+@_njit(inline="always")
+def _find(parent: np.ndarray, i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+@_njit
+def _last_row(
+    left: np.ndarray, right: np.ndarray, row: np.ndarray, doors: np.ndarray, parent: np.ndarray
+) -> None:
+    """The band's last row: join side-by-side cells of different sets unless
+    both sets hold a door column; open SOUTH at exactly the doors.  Leaves
+    ``left``/``right`` as sets of one cell (the next band's first row).
+
+    ``parent`` is a union-find over the row's cells, each set rooted at its
+    first cell; while the row is built, bit 4 of ``row[root]`` marks a set
+    that holds a door column."""
+    width = row.shape[0]
+    held = np.uint8(4)
+    for x in range(width):
+        row[x] = 0
+    for first in range(width):
+        if left[first] < first:
+            continue
+        parent[first] = first
+        hold = doors[first]
+        c = right[first]
+        while c != first:
+            parent[c] = first
+            hold |= doors[c]
+            c = right[c]
+        if hold:
+            row[first] = held
+    for x in range(width - 1):
+        a = _find(parent, x)
+        b = _find(parent, x + 1)
+        if a != b and not (row[a] & held and row[b] & held):
+            parent[b] = a
+            row[a] |= row[b] & held
+            row[x] |= EAST
+    for x in range(width):
+        row[x] = (row[x] & EAST) | (SOUTH * doors[x])
+        left[x] = x
+        right[x] = x
+
+
+@_njit
+def band_span(
+    left: np.ndarray,
+    right: np.ndarray,
+    out: np.ndarray,
+    key: np.uint64,
+    band: np.uint64,
+    y0: int,
+    band_height: int,
+    th: np.ndarray,
+    doors: np.ndarray,
+    parent: np.ndarray,
+) -> None:
+    """Rows ``y0 .. y0 + len(out)`` of band ``band`` (in-band row numbers, at
+    most to the band's end) into ``out``, continuing ``left``/``right``: the
+    sets after row ``y0 - 1`` (sets of one cell when ``y0 == 0``).  ``th``
+    holds the thresholds (``TH_*``); ``doors`` and ``parent`` are scratch of
+    ``width`` entries."""
+    n_rows, width = out.shape
+    bkey = band_key(key, band)
+    plain = band_height - 2  # rows [0, plain) are plain Eller
+    i = 0
+    y = y0
+    if y == 0 and plain > 0 and n_rows > 0:
+        eller_rows(left, right, out[0:1], bkey, _U64(0), th[TH_JOIN_FIRST], th[TH_OPEN_FIRST])
+        i = 1
+        y = 1
+    if y < plain and i < n_rows:
+        m = min(n_rows - i, plain - y)
+        eller_rows(left, right, out[i : i + m], bkey, _U64(y) * _U64(width), th[TH_JOIN], th[TH_OPEN])
+        i += m
+        y += m
+    if i < n_rows and y == plain:
+        seam_doors(doors, key, _U64(band) + _U64(1), th[TH_DOOR])
+        join = th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN]
+        opens = th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN]
+        _penultimate_row(left, right, out[i], bkey, _U64(y) * _U64(width), join, opens, doors)
+        i += 1
+        y += 1
+    if i < n_rows:  # the last row
+        if y0 == band_height - 1:
+            seam_doors(doors, key, _U64(band) + _U64(1), th[TH_DOOR])
+        _last_row(left, right, out[i], doors, parent)
+
+
+@_njit
+def _band_into(
+    out: np.ndarray, key: np.uint64, band0: np.uint64, first: int, j: int, band_height: int, th: np.ndarray
+) -> None:
+    """The rows of band ``band0 + j`` that fall in ``out``, whose row 0 is
+    row ``first`` of band ``band0``."""
+    width = out.shape[1]
+    left = np.arange(width + LR_PAD).astype(np.int32)
+    right = left.copy()
+    doors = np.empty(width, np.uint8)
+    parent = np.empty(width, np.int32)
+    band = _U64(band0) + _U64(j)
+    lo = j * band_height - first  # out row of the band's first row
+    start = max(lo, 0)
+    stop = min(lo + band_height, out.shape[0])
+    if start > lo:  # rows above out (only in band 0): run them through one scratch row
+        scratch = np.empty((1, width), np.uint8)
+        for y in range(start - lo):
+            band_span(left, right, scratch, key, band, y, band_height, th, doors, parent)
+    band_span(left, right, out[start:stop], key, band, start - lo, band_height, th, doors, parent)
+
+
+@_njit
+def band_rows(
+    out: np.ndarray, key: np.uint64, band0: np.uint64, first: int, band_height: int, th: np.ndarray
+) -> None:
+    """Fill ``out`` with consecutive rows of the banded maze, from row
+    ``first`` of band ``band0``, one band after the other."""
+    n_bands = (first + out.shape[0] + band_height - 1) // band_height
+    for j in range(n_bands):
+        _band_into(out, key, band0, first, j, band_height, th)
+
+
+@_njit(parallel=True)
+def band_rows_parallel(
+    out: np.ndarray, key: np.uint64, band0: np.uint64, first: int, band_height: int, th: np.ndarray
+) -> None:
+    """:func:`band_rows` with the bands shared among numba's threads (each
+    band writes its own rows, so the bytes are the same)."""
+    n_bands = (first + out.shape[0] + band_height - 1) // band_height
+    for j in prange(n_bands):
+        _band_into(out, key, band0, first, j, band_height, th)
+
+
+@_njit
+def band_stream_rows(
+    left: np.ndarray,
+    right: np.ndarray,
+    out: np.ndarray,
+    key: np.uint64,
+    band: np.uint64,
+    y0: int,
+    band_height: int,
+    th: np.ndarray,
+    doors: np.ndarray,
+    parent: np.ndarray,
+) -> None:
+    """Continue a stream: the rows from row ``y0`` of band ``band`` into
+    ``out``, across as many bands as it takes, ``left``/``right`` holding the
+    sets before row ``y0`` and after the last row on return."""
+    n_rows = out.shape[0]
+    i = 0
+    y = y0
+    while i < n_rows:
+        m = min(n_rows - i, band_height - y)
+        band_span(left, right, out[i : i + m], key, band, y, band_height, th, doors, parent)
+        i += m
+        y += m
+        if y == band_height:
+            band = _U64(band) + _U64(1)
+            y = 0
