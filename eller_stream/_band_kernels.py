@@ -29,7 +29,21 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ._kernels import _GOLDEN, _LOW32, _S32, _U64, EAST, LR_PAD, SOUTH, _njit, eller_rows, mix64, random_bits
+from ._kernels import (
+    _GOLDEN,
+    _LOW32,
+    _S32,
+    _U64,
+    EAST,
+    LR_PAD,
+    SOUTH,
+    _leave,
+    _njit,
+    _sel,
+    eller_rows,
+    mix64,
+    random_bits,
+)
 
 # Indices into the thresholds array ``th`` (probabilities scaled to [0, 2**32]):
 TH_JOIN = 0  # east wall, rows 1 .. K-2
@@ -84,56 +98,44 @@ def _penultimate_row(
     join_below: np.uint64,
     open_below: np.uint64,
     doors: np.ndarray,
+    flags: np.ndarray,
 ) -> None:
-    """An Eller row in which no set opens downward in two door columns.
+    """An Eller row in which no set opens downward in two door columns: a
+    cell in a door column closes when its set already opened in one.
 
-    First every east wall (as in Eller), then each set is walked left to
-    right: a cell opens when the draw says so or when it is the set's last
-    chance, but never in a second door column of its set.  The cells that
-    close then leave their sets' lists."""
+    Two sweeps with the draws of :func:`eller_rows`: every east wall first
+    (a later join can bring a set that opened in a door further left), then
+    the south walls.  In the second, ``left[x]`` is the nearest cell left of
+    x that opened in x's set (or the set's last cell), and ``flags`` (``width
+    + 1`` entries, the last one kept 0) tells whether the set had opened in
+    a door column by that cell."""
     width = row.shape[0]
+    scratch = np.int64(width)
     for x in range(width - 1):
+        xx = np.int64(x)
+        x1 = xx + 1
+        a = np.int64(left[x1])  # previous cell of x+1's set
+        b = np.int64(right[xx])  # next cell of x's set
         bits = random_bits(bkey, counter + _U64(x))
-        a = left[x + 1]
-        if a != x and (bits & _LOW32) < join_below:
-            b = right[x]
-            right[a] = b
-            left[b] = a
-            right[x] = x + 1
-            left[x + 1] = x
-            row[x] = EAST
-        else:
-            row[x] = 0
+        join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below)
+        right[_sel(join, a, scratch)] = b
+        left[_sel(join, b, scratch)] = a
+        right[_sel(join, xx, scratch)] = x1
+        left[_sel(join, x1, scratch)] = xx
+        row[xx] = np.uint8(join)
     row[width - 1] = 0
-    for first in range(width):
-        if left[first] < first:  # not the first cell of its set
-            continue
-        end = left[first]  # the set's last cell
-        opened = False
-        door_opened = False
-        c = first
-        while True:
-            if c == end and not opened:
-                close = False
-            elif doors[c] and door_opened:
-                close = True
-            else:
-                close = (random_bits(bkey, counter + _U64(c)) >> _S32) >= open_below
-            if not close:
-                row[c] |= SOUTH
-                opened = True
-                door_opened = door_opened or doors[c] != 0
-            if c == end:
-                break
-            c = right[c]
-    for c in range(width):  # a cell that closed leaves its set's list, to start a set of its own
-        if not row[c] & SOUTH:
-            lc = left[c]
-            rc = right[c]
-            right[lc] = rc
-            left[rc] = lc
-            left[c] = c
-            right[c] = c
+    flags[scratch] = 0
+    for x in range(width):
+        xx = np.int64(x)
+        lx = np.int64(left[xx])
+        rx = np.int64(right[xx])
+        flag = flags[_sel(np.int64(lx < xx), lx, scratch)]
+        door = doors[xx]
+        draw = random_bits(bkey, counter + _U64(x)) >> _S32
+        close = np.int64(lx != xx) & (np.int64(draw >= open_below) | np.int64(door & flag))
+        _leave(left, right, xx, lx, rx, close, scratch)
+        flags[xx] = flag | door
+        row[xx] |= np.uint8((close ^ 1) << 1)
 
 
 @_njit(inline="always")
@@ -200,27 +202,25 @@ def band_span(
     """Rows ``y0 .. y0 + len(out)`` of band ``band`` (in-band row numbers, at
     most to the band's end) into ``out``, continuing ``left``/``right``: the
     sets after row ``y0 - 1`` (sets of one cell when ``y0 == 0``).  ``th``
-    holds the thresholds (``TH_*``); ``doors`` and ``parent`` are scratch of
-    ``width`` entries."""
+    holds the thresholds (``TH_*``); ``doors`` (``width`` entries) and
+    ``parent`` (``width + 1``) are scratch."""
     n_rows, width = out.shape
     bkey = band_key(key, band)
     plain = band_height - 2  # rows [0, plain) are plain Eller
     i = 0
     y = y0
-    if y == 0 and plain > 0 and n_rows > 0:
-        eller_rows(left, right, out[0:1], bkey, _U64(0), th[TH_JOIN_FIRST], th[TH_OPEN_FIRST])
-        i = 1
-        y = 1
-    if y < plain and i < n_rows:
-        m = min(n_rows - i, plain - y)
-        eller_rows(left, right, out[i : i + m], bkey, _U64(y) * _U64(width), th[TH_JOIN], th[TH_OPEN])
+    while y < plain and i < n_rows:  # one call site: the row loop is compiled once
+        m = 1 if y == 0 else min(n_rows - i, plain - y)
+        join = th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN]
+        opens = th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN]
+        eller_rows(left, right, out[i : i + m], bkey, _U64(y) * _U64(width), join, opens)
         i += m
         y += m
     if i < n_rows and y == plain:
         seam_doors(doors, key, _U64(band) + _U64(1), th[TH_DOOR])
         join = th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN]
         opens = th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN]
-        _penultimate_row(left, right, out[i], bkey, _U64(y) * _U64(width), join, opens, doors)
+        _penultimate_row(left, right, out[i], bkey, _U64(y) * _U64(width), join, opens, doors, parent)
         i += 1
         y += 1
     if i < n_rows:  # the last row
@@ -239,7 +239,7 @@ def _band_into(
     left = np.arange(width + LR_PAD).astype(np.int32)
     right = left.copy()
     doors = np.empty(width, np.uint8)
-    parent = np.empty(width, np.int32)
+    parent = np.empty(width + 1, np.int32)
     band = _U64(band0) + _U64(j)
     lo = j * band_height - first  # out row of the band's first row
     start = max(lo, 0)

@@ -287,7 +287,7 @@ class BandedStream(Iterator[np.ndarray]):
             raise ValueError(f"start must be below {ROW_LIMIT}, got {self._start}")
         width = maze.width
         self._lock = threading.RLock()
-        self._scratch = (np.empty(width, np.uint8), np.empty(width, np.int32))  # doors, parent
+        self._scratch = (np.empty(width, np.uint8), np.empty(width + 1, np.int32))  # doors, parent
         # (row, left, right): the sets before row ``row``, the next to generate
         self._gen = self._state_at(self._start)
         self._block: np.ndarray | None = None  # rows generated ahead for next()
