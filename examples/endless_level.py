@@ -1,33 +1,42 @@
-"""An endless maze level that scrolls as a player walks down it (pygame).
+"""An endless maze level that scrolls as a player walks it, up or down (pygame).
 
-Rows of the maze are generated ahead of the player and dropped behind, so
-memory stays bounded however far the player goes.  The level can be saved
-and resumed (the stream's checkpoint plus the rows on screen).
+The level is an ``es.InfiniteMaze``: every row comes from (seed, row) alone,
+so the program keeps only a window of rows around the player, regenerates
+any row it needs again, and lets the player walk down and back up without
+limit.  It keeps ``band - 1`` rows above the player: the banded maze
+guarantees that every cell reaches the next row inside them, so the
+autoplay player never gets stranded.  ``--plain`` plays the same window on
+a plain ``EllerStream`` instead, to show the player getting stranded there.
 
-    python examples/endless_level.py                 # a window: arrows move, A autoplay, S save, Esc quits
+    python examples/endless_level.py                 # a window: arrows move, A autoplay, S saves, Esc quits
     python examples/endless_level.py --resume level.npz
-    SDL_VIDEODRIVER=dummy python examples/endless_level.py --frames 300 --screenshot shot.png
+    SDL_VIDEODRIVER=dummy python examples/endless_level.py --frames 3000 --screenshot shot.png
 
 With --frames the player walks by itself (autoplay) and the program stops
-after that many frames, printing a JSON summary on stdout.
+after that many frames, printing a JSON summary on stdout.  Nothing is
+written unless asked (S or --save).
 """
 
 from __future__ import annotations
 
-import argparse
-import collections
-import hashlib
-import itertools
-import json
-import os
+import signal
 import sys
 
-import numpy as np
+# Ctrl-C at any moment, imports included, ends the program quietly.
+signal.signal(signal.SIGINT, lambda signum, frame: sys.exit(130))
 
-import eller_stream as es
+import argparse  # noqa: E402
+import collections  # noqa: E402
+import hashlib  # noqa: E402
+import itertools  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
 
-ABOVE = 10  # maze rows kept above the player
-AHEAD = 24  # maze rows generated below the player
+import numpy as np  # noqa: E402
+
+import eller_stream as es  # noqa: E402
+
+AHEAD = 16  # maze rows kept below the player
 TILE = 8  # pixels per tile
 COLOURS = {
     "wall": (30, 32, 44),
@@ -38,34 +47,54 @@ COLOURS = {
 
 
 class Level:
-    """The part of an endless maze around the player, and the player."""
+    """The rows of an endless maze around the player, and the player.
 
-    def __init__(self, stream: es.EllerStream, rows=None, top: int = 0, player=(0, 0)) -> None:
+    ``maze`` (an InfiniteMaze) gives any row again; with ``stream`` (a plain
+    EllerStream) instead, rows only come forward and a row dropped is gone.
+    """
+
+    def __init__(self, maze=None, stream=None, player=(0, 0), above: int = 15) -> None:
+        self.maze = maze
         self.stream = stream
-        self.rows = collections.deque(rows if rows is not None else [])
-        self.top = top  # absolute index of rows[0]
+        self.above = above  # rows kept above the player
         self.player = player  # (absolute row, x)
+        self.top = player[0] - above if maze is not None else player[0]  # absolute row of rows[0]
+        self.rows: collections.deque = collections.deque()
         self.plan: list[tuple[int, int]] = []
-        self.digest = hashlib.sha256()  # of the rows generated in this session
         self.generated = 0
         self.most_rows = 0
+        self.stuck = 0  # autoplay steps that found no way down
         self.fill()
 
-    @classmethod
-    def new(cls, width: int, seed: int) -> Level:
-        return cls(es.EllerStream(width, seed=seed), player=(0, width // 2))
+    @property
+    def width(self) -> int:
+        return self.maze.width if self.maze is not None else self.stream.width
 
     # -- rows ---------------------------------------------------------------
     def fill(self) -> None:
-        """Generate rows ahead of the player and drop those far behind."""
-        while self.top + len(self.rows) <= self.player[0] + AHEAD:
-            row = next(self.stream)
-            self.digest.update(row.tobytes())
-            self.generated += 1
-            self.rows.append(row)
-        while self.player[0] - self.top > ABOVE:
+        """Keep rows player - above .. player + AHEAD (a plain stream cannot
+        bring back rows above what it kept)."""
+        want_top, want_stop = self.player[0] - self.above, self.player[0] + AHEAD + 1
+        while self.rows and self.top + len(self.rows) > want_stop and self.maze is not None:
+            self.rows.pop()  # far below: dropped, made again when needed
+        while self.rows and self.top < want_top:
             self.rows.popleft()
             self.top += 1
+        if self.maze is not None:
+            if not self.rows:
+                self.top = want_top
+            if want_top < self.top:  # walking up: the rows above come back
+                self.rows.extendleft(reversed(self.maze.rows(want_top, self.top)))
+                self.generated += self.top - want_top
+                self.top = want_top
+            stop = self.top + len(self.rows)
+            if stop < want_stop:
+                self.rows.extend(self.maze.rows(stop, want_stop))
+                self.generated += want_stop - stop
+        else:
+            while self.top + len(self.rows) < want_stop:
+                self.rows.append(next(self.stream))
+                self.generated += 1
         self.most_rows = max(self.most_rows, len(self.rows))
 
     def grid(self) -> np.ndarray:
@@ -73,14 +102,13 @@ class Level:
 
     # -- moving -------------------------------------------------------------
     def can_move(self, dy: int, dx: int) -> bool:
-        grid = self.grid()
         y, x = self.player[0] - self.top, self.player[1]
         ny, nx = y + dy, x + dx
-        if not (0 <= ny < len(grid) and 0 <= nx < grid.shape[1]):
+        if not (0 <= ny < len(self.rows) and 0 <= nx < self.width):
             return False
         if dy:
-            return bool(grid[min(y, ny), x] & es.SOUTH)
-        return bool(grid[y, min(x, nx)] & es.EAST)
+            return bool(self.rows[min(y, ny)][x] & es.SOUTH)
+        return bool(self.rows[y][min(x, nx)] & es.EAST)
 
     def move(self, dy: int, dx: int) -> bool:
         if not self.can_move(dy, dx):
@@ -95,11 +123,15 @@ class Level:
         inside the rows kept (planned again when the plan runs out)."""
         if not self.plan:
             self.plan = self.path_down()
-        if self.plan:
-            y, x = self.plan.pop(0)
-            self.move(y - self.player[0], x - self.player[1])
+            if not self.plan:
+                self.stuck += 1
+                return
+        y, x = self.plan.pop(0)
+        self.move(y - self.player[0], x - self.player[1])
 
     def path_down(self) -> list[tuple[int, int]]:
+        """Breadth-first search in the rows kept; [] when no reachable cell
+        lies below the player's row."""
         grid = self.grid()
         h, w = grid.shape
         start = (self.player[0] - self.top, self.player[1])
@@ -123,6 +155,8 @@ class Level:
                 if cell not in prev:
                     prev[cell] = (y, x)
                     queue.append(cell)
+        if best[0] == start[0]:
+            return []
         path = [best]
         while path[-1] != start:
             path.append(prev[path[-1]])
@@ -130,23 +164,27 @@ class Level:
 
     # -- saving -------------------------------------------------------------
     def save(self, path: str) -> None:
-        """The stream's checkpoint, the rows kept and the player, atomically."""
+        """The maze's parameters and the player, atomically (any row can be
+        made again, so no row is saved)."""
+        if self.maze is None:
+            raise ValueError("a plain-stream level is not saved")
+        m = self.maze
         tmp = path + ".part.npz"
         np.savez(
             tmp,
-            checkpoint=np.frombuffer(self.stream.checkpoint(), np.uint8),
-            rows=self.grid(),
-            top=np.array(self.top),
-            player=np.array(self.player),
+            params=np.array([m.width, m.band, m.seed], np.uint64),
+            probabilities=np.array([m.horizontal, m.vertical, m.doors]),
+            player=np.array(self.player, np.int64),
         )
         os.replace(tmp, path)
 
     @classmethod
     def load(cls, path: str) -> Level:
         with np.load(path) as data:
-            stream = es.EllerStream.resume(data["checkpoint"].tobytes())
-            rows = list(data["rows"])
-            return cls(stream, rows, int(data["top"]), tuple(int(v) for v in data["player"]))
+            width, band, seed = (int(v) for v in data["params"])
+            h, v, doors = (float(p) for p in data["probabilities"])
+            maze = es.InfiniteMaze(width, band, seed, h, v, doors)
+            return cls(maze, player=tuple(int(p) for p in data["player"]), above=band - 1)
 
 
 def draw(screen, level: Level) -> None:
@@ -158,6 +196,8 @@ def draw(screen, level: Level) -> None:
     image[tiles] = COLOURS["wall"]
     trail = [level.player, *level.plan]
     for (y0, x0), (y1, x1) in itertools.pairwise(trail):  # the planned cells and the passages between
+        if not level.top <= y1 < level.top + len(level.rows):
+            break  # the plan goes on below the rows kept
         image[2 * (y1 - level.top), 2 * x1 + 1] = COLOURS["plan"]
         image[y0 + y1 - 2 * level.top, x0 + x1 + 1] = COLOURS["plan"]
     py, px = level.player
@@ -169,23 +209,24 @@ def draw(screen, level: Level) -> None:
     pygame.display.flip()
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--width", type=int, default=24, help="maze cells per row (24)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--resume", help="a level saved with --save or the S key")
-    parser.add_argument("--save", default="level.npz", help="where S (and the end) saves (level.npz)")
-    parser.add_argument("--frames", type=int, help="stop after this many frames (autoplay, JSON summary)")
-    parser.add_argument("--screenshot", help="save the last frame as a PNG")
-    args = parser.parse_args(argv)
-
+def play(args: argparse.Namespace) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
-    level = Level.load(args.resume) if args.resume else Level.new(args.width, args.seed)
+    if args.resume:
+        level = Level.load(args.resume)
+    elif args.plain:
+        level = Level(
+            stream=es.EllerStream(args.width, seed=args.seed),
+            player=(0, args.width // 2),
+            above=args.band - 1,
+        )
+    else:
+        maze = es.InfiniteMaze(args.width, band=args.band, seed=args.seed)
+        level = Level(maze, player=(args.start, args.width // 2), above=args.band - 1)
     start_row = level.player[0]
-    first_generated = level.stream.rows_emitted - level.generated
-    pygame.init()
-    size = ((2 * level.stream.width + 1) * TILE, 2 * (ABOVE + AHEAD + 1) * TILE)
+    pygame.display.init()  # the display alone: no sound device needed
+    size = ((2 * level.width + 1) * TILE, 2 * (level.above + AHEAD + 1) * TILE)
     screen = pygame.display.set_mode(size)
     pygame.display.set_caption("eller_stream: endless level")
     clock = pygame.time.Clock()
@@ -208,8 +249,8 @@ def main(argv: list[str] | None = None) -> int:
                     level.move(*moves[event.key])
                 elif event.key == pygame.K_a:
                     autoplay = not autoplay
-                elif event.key == pygame.K_s:
-                    level.save(args.save)
+                elif event.key == pygame.K_s and level.maze is not None:
+                    level.save(args.save or "level.npz")
                 elif event.key == pygame.K_ESCAPE:
                     running = False
         if autoplay and frame % 2 == 0:
@@ -221,22 +262,41 @@ def main(argv: list[str] | None = None) -> int:
         clock.tick(0 if args.frames is not None else 30)
     if args.screenshot:
         pygame.image.save(screen, args.screenshot)
-    level.save(args.save)
+    if args.save and level.maze is not None:
+        level.save(args.save)
     pygame.quit()
     if args.frames is not None:
         summary = {
             "frames": frame,
             "start_row": start_row,
             "player_row": level.player[0],
-            "first_generated": first_generated,
+            "stuck": level.stuck,
             "rows_generated": level.generated,
-            "generated_sha256": level.digest.hexdigest(),
             "most_rows_kept": level.most_rows,
-            "width": level.stream.width,
-            "seed": level.stream.seed,
+            "window_top": level.top,
+            "window_sha256": hashlib.sha256(level.grid().tobytes()).hexdigest(),
+            "width": level.width,
+            "seed": args.seed if level.maze is None else level.maze.seed,
+            "band": None if level.maze is None else level.maze.band,
         }
         print(json.dumps(summary))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--width", type=int, default=24, help="maze cells per row (24)")
+    parser.add_argument(
+        "--band", type=int, default=16, help="rows per band; band - 1 rows are kept above (16)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--start", type=int, default=0, help="the row to start on, any integer (0)")
+    parser.add_argument("--plain", action="store_true", help="a plain EllerStream instead (it can strand)")
+    parser.add_argument("--resume", help="a level saved with --save or the S key")
+    parser.add_argument("--save", help="save the level here at the end (S saves to it, or to level.npz)")
+    parser.add_argument("--frames", type=int, help="stop after this many frames (autoplay, JSON summary)")
+    parser.add_argument("--screenshot", help="save the last frame as a PNG")
+    return play(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

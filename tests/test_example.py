@@ -1,15 +1,20 @@
-"""examples/endless_level.py runs headless, scrolls with bounded memory, and
-saves and resumes exactly."""
+"""examples/endless_level.py: on the banded maze the autoplay player walks
+thousands of frames and is never stranded, with a bounded window of rows;
+on a plain stream with the same window it is (which is why the banded maze
+exists).  The player walks back up as far as it went down, the level saves
+and resumes, and nothing is written unless asked."""
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 
-import numpy as np
 import png
 import pytest
 
@@ -21,33 +26,98 @@ EXAMPLE = os.path.join(ROOT, "examples", "endless_level.py")
 ENV = {
     **os.environ,
     "SDL_VIDEODRIVER": "dummy",
-    "SDL_AUDIODRIVER": "dummy",
     "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
 }
+ENV.pop("SDL_AUDIODRIVER", None)  # the example must not need a sound device
 
 
-def run(*args: str) -> dict:
+def run(*args: str, cwd: str | None = None) -> dict:
     out = subprocess.run(
-        [sys.executable, EXAMPLE, *args], capture_output=True, text=True, env=ENV, timeout=300
+        [sys.executable, EXAMPLE, *args], capture_output=True, text=True, env=ENV, timeout=300, cwd=cwd
     )
     assert out.returncode == 0, out.stderr
+    assert out.stderr == ""  # no ALSA complaints, no banner
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_endless_level_headless_save_and_resume(tmp_path):
-    shot = tmp_path / "shot.png"
-    state = str(tmp_path / "level.npz")
-    first = run("--frames", "300", "--screenshot", str(shot), "--save", state, "--seed", "3", "--width", "20")
-    assert first["frames"] == 300 and first["player_row"] >= 40  # the player walked far down
-    assert first["most_rows_kept"] <= 10 + 24 + 1  # rows dropped behind: memory is bounded
-    width, height, _, _ = png.Reader(filename=str(shot)).read()
-    assert (width, height) == ((2 * 20 + 1) * 8, 2 * 35 * 8)
+def load_example():
+    spec = importlib.util.spec_from_file_location("endless_level", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    second = run("--frames", "100", "--resume", state, "--save", state)
+
+def test_the_banded_level_never_strands_the_player(tmp_path):
+    shot = tmp_path / "shot.png"
+    result = run(
+        "--frames",
+        "4000",
+        "--width",
+        "40",
+        "--band",
+        "11",
+        "--seed",
+        "3",
+        "--screenshot",
+        str(shot),
+        cwd=str(tmp_path),
+    )
+    assert result["stuck"] == 0
+    assert result["player_row"] >= 600  # it kept walking down
+    assert result["most_rows_kept"] <= 10 + 16 + 1  # band - 1 above, 16 ahead: memory is bounded
+    maze = es.InfiniteMaze(40, band=11, seed=3)
+    window = maze.rows(result["window_top"], result["window_top"] + 27)
+    assert hashlib.sha256(window.tobytes()).hexdigest() == result["window_sha256"]
+    width, height, _, _ = png.Reader(filename=str(shot)).read()
+    assert (width, height) == ((2 * 40 + 1) * 8, 2 * 27 * 8)
+    assert os.listdir(tmp_path) == ["shot.png"]  # nothing else written
+
+
+def test_the_plain_stream_with_the_same_window_strands_it():
+    result = run("--frames", "4000", "--width", "40", "--band", "11", "--seed", "3", "--plain")
+    assert result["stuck"] > 0  # the only way down climbed above the rows kept
+    assert result["most_rows_kept"] <= 27
+
+
+def test_the_player_walks_down_and_back_up_without_limit():
+    module = load_example()
+    maze = es.InfiniteMaze(30, band=8, seed=5)
+    level = module.Level(maze, player=(-(10**12), 15), above=7)
+    trail = [level.player]
+    for _ in range(3000):
+        level.autoplay()
+        if level.player != trail[-1]:
+            trail.append(level.player)
+    assert level.stuck == 0 and trail[-1][0] - trail[0][0] >= 300
+    for y, x in reversed(trail[:-1]):  # every step back up is open: the rows above come back
+        assert level.move(y - level.player[0], x - level.player[1])
+        assert level.grid().tolist() == maze.rows(level.top, level.top + len(level.rows)).tolist()
+    assert level.player == trail[0]
+    assert level.most_rows <= 7 + 16 + 1
+
+
+def test_save_and_resume(tmp_path):
+    state = str(tmp_path / "level.npz")
+    first = run("--frames", "300", "--save", state, "--seed", "3", "--width", "20", "--start", "-5000")
+    assert first["start_row"] == -5000 and first["player_row"] > -5000
+    second = run("--frames", "100", "--resume", state)
     assert second["start_row"] == first["player_row"] and second["player_row"] > first["player_row"]
-    assert second["first_generated"] == first["rows_generated"]
-    # the resumed session generated exactly the rows one stream would have
-    rows = es.EllerStream(20, seed=3).take(first["rows_generated"] + second["rows_generated"])
-    assert hashlib.sha256(rows[: first["rows_generated"]].tobytes()).hexdigest() == first["generated_sha256"]
-    assert hashlib.sha256(rows[first["rows_generated"] :].tobytes()).hexdigest() == second["generated_sha256"]
-    assert np.load(state)["rows"].shape[1] == 20
+    assert (second["width"], second["seed"], second["band"]) == (20, 3, 16)
+
+
+@pytest.mark.parametrize("delay", [0.3, 3.0])  # during the imports, and while playing
+def test_ctrl_c_ends_quietly(tmp_path, delay):
+    proc = subprocess.Popen(
+        [sys.executable, EXAMPLE, "--frames", "100000000"],
+        env=ENV,
+        cwd=str(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+    assert os.listdir(tmp_path) == []
