@@ -306,7 +306,11 @@ examples:
   eller-stream compare --algorithm backtracker --algorithm growing-tree:random --json
 
 algorithms: eller[:h=H,v=V], growing-tree:STRATEGY (newest, oldest, random,
-middle or a mix such as newest:90,random:10), backtracker.
+middle or a mix such as newest:90,random:10), backtracker,
+banded[:band=K,doors=D,h=H,v=V] (an InfiniteMaze closed at the bottom).
+
+"detour" is how many rows above a row its cells need to reach the next row
+(es.detour): a scrolling game must keep that many rows above the player.
 """
 
 _COLUMNS = [
@@ -319,6 +323,8 @@ _COLUMNS = [
     ("mean_straight_run", "mean run", "{:.2f}"),
     ("horizontal_vertical_ratio", "E/S ratio", "{:.2f}"),
     ("solution_ratio", "solution/(w+h)", "{:.2f}"),
+    ("detour_max", "detour max", "{:.0f}"),
+    ("detour_p99", "detour p99", "{:.0f}"),
 ]
 
 

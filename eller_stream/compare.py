@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from ._validate import check_int
-from .analysis import metrics
+from .analysis import detour, metrics
 from .backtracker import backtracker
+from .banded import InfiniteMaze
 from .growing_tree import growing_tree
 from .stream import eller
 
@@ -39,6 +40,8 @@ ALGORITHMS = (
     "growing-tree:newest:90,random:10",
     "growing-tree:newest:50,oldest:50",
     "backtracker",
+    "banded:band=32",
+    "banded:band=8",
 )
 
 
@@ -46,26 +49,38 @@ def generator(name: str) -> Callable[[int, int, int], np.ndarray]:
     """The ``(width, height, seed) -> grid`` function an algorithm name stands for.
 
     Names: ``eller`` or ``eller:h=H,v=V``; ``growing-tree:STRATEGY`` (any
-    strategy or mix that :func:`growing_tree` takes); ``backtracker``.
+    strategy or mix that :func:`growing_tree` takes); ``backtracker``;
+    ``banded:band=K[,doors=D,h=H,v=V]`` (the rows ``0 .. height - 2`` of an
+    :class:`InfiniteMaze` and a closing row).
 
     >>> generator("eller:h=0.3,v=0.6")(4, 3, 1).shape
     (3, 4)
+    >>> generator("banded:band=4")(5, 9, 2).shape
+    (9, 5)
     """
     if not isinstance(name, str):
         raise TypeError(f"algorithm must be a string, got {name!r}")
     kind, _, spec = name.partition(":")
     if kind == "eller":
-        params = {"h": 0.5, "v": 0.5}
-        for part in filter(None, spec.split(",")):
-            key, _, value = part.partition("=")
-            if key not in params:
-                raise ValueError(f"algorithm {name!r}: eller takes h= and v=, got {part!r}")
-            try:
-                params[key] = float(value)
-            except ValueError:
-                raise ValueError(f"algorithm {name!r}: {key} must be a number, got {value!r}") from None
+        params = _numbers(name, spec, {"h": 0.5, "v": 0.5})
         eller(1, 1, 0, params["h"], params["v"])  # validate now
         return lambda w, h, seed: eller(w, h, seed, params["h"], params["v"])
+    if kind == "banded":
+        params = _numbers(name, spec, {"band": 32.0, "doors": None, "h": 0.5, "v": 0.5})
+        band = params["band"]
+        if band is None or band != int(band):
+            raise ValueError(f"algorithm {name!r}: band must be a whole number, got {band!r}")
+
+        def banded(w: int, h: int, seed: int) -> np.ndarray:
+            maze = InfiniteMaze(w, int(band), seed, params["h"], params["v"], params["doors"])
+            stream = maze.stream(0)
+            grid = np.empty((h, w), np.uint8)
+            stream.take(h - 1, out=grid[:-1])
+            grid[-1] = stream.finish()
+            return grid
+
+        banded(1, 1, 0)  # validate now
+        return banded
     if kind == "growing-tree":
         strategy = spec or "newest"
         growing_tree(1, 1, strategy, 0)  # validate now
@@ -73,6 +88,21 @@ def generator(name: str) -> Callable[[int, int, int], np.ndarray]:
     if kind == "backtracker" and not spec:
         return lambda w, h, seed: backtracker(w, h, seed)
     raise ValueError(f"algorithm {name!r} is not eller[:h=..,v=..], growing-tree:STRATEGY or backtracker")
+
+
+def _numbers(name: str, spec: str, params: dict[str, float | None]) -> dict[str, float | None]:
+    """``key=value`` pairs of an algorithm name, over the defaults ``params``."""
+    params = dict(params)
+    for part in filter(None, spec.split(",")):
+        key, _, value = part.partition("=")
+        if key not in params:
+            keys = ", ".join(f"{k}=" for k in params)
+            raise ValueError(f"algorithm {name!r}: {name.partition(':')[0]} takes {keys}, got {part!r}")
+        try:
+            params[key] = float(value)
+        except ValueError:
+            raise ValueError(f"algorithm {name!r}: {key} must be a number, got {value!r}") from None
+    return params
 
 
 def _peak_extra_bytes(make: Callable[[], np.ndarray]) -> int:
@@ -119,7 +149,10 @@ def compare(
     """Generate the same size with each algorithm over ``seeds`` seeds
     (0, 1, ...) and return one dict per algorithm: ``ns_per_cell`` (best of
     the seeds), ``extra_bytes_per_cell`` (peak allocation beyond the output
-    grid) and the means of :func:`metrics` over the seeds.
+    grid), the means of :func:`metrics` over the seeds, and ``detour_max``
+    and ``detour_p99``: the largest and the 99th percentile of
+    :func:`detour` (rows a player must keep above itself), means over the
+    seeds.
     """
     width = check_int("width", width, 1, 2**15)
     height = check_int("height", height, 1, 2**15)
@@ -133,11 +166,14 @@ def compare(
         make(64, 64, 0)
         best = float("inf")
         samples = []
+        detours = []
         for seed in range(seeds):
             t0 = time.perf_counter()
             grid = make(width, height, seed)
             best = min(best, time.perf_counter() - t0)
             samples.append(metrics(grid))
+            d = detour(grid)
+            detours.append((float(d.max()), float(np.percentile(d, 99))) if d.size else (0.0, 0.0))
         row: dict[str, Any] = {
             "algorithm": name,
             "width": width,
@@ -149,5 +185,7 @@ def compare(
         for key, _value in samples[0].items():
             if key != "cells":
                 row[key] = float(np.mean([s[key] for s in samples]))
+        row["detour_max"] = float(np.mean([d[0] for d in detours]))
+        row["detour_p99"] = float(np.mean([d[1] for d in detours]))
         out.append(row)
     return out

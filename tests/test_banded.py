@@ -530,3 +530,32 @@ def test_a_stream_keeps_o_width_memory():
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < 300_000  # the 64 KiB block ahead, its copy and a few rows
+
+
+# -- compare -------------------------------------------------------------------------
+
+
+def test_compare_shows_the_detour_of_every_generator():
+    rows = es.compare(
+        60, 200, seeds=2, algorithms=["eller", "backtracker", "banded:band=8", "banded:band=32"]
+    )
+    by = {r["algorithm"]: r for r in rows}
+    assert by["banded:band=8"]["detour_max"] <= 7 and by["banded:band=32"]["detour_max"] <= 31
+    assert by["eller"]["detour_max"] > 31 and by["backtracker"]["detour_max"] > 31
+    assert by["banded:band=8"]["detour_p99"] <= by["banded:band=8"]["detour_max"]
+    from eller_stream.compare import generator
+
+    for seed in range(2):  # a banded row of compare is a closed, perfect maze
+        grid = generator("banded:band=8")(30, 40, seed)
+        assert perfect_problems(grid) == []
+        np.testing.assert_array_equal(grid[:-1], es.InfiniteMaze(30, 8, seed).rows(0, 39))
+
+
+@pytest.mark.parametrize(
+    "name", ["banded:band=1", "banded:band=2.5", "banded:doors=0", "banded:x=1", "banded:band=k"]
+)
+def test_compare_refuses_bad_banded_names(name):
+    from eller_stream.compare import generator
+
+    with pytest.raises(ValueError, match=r"band|doors|takes"):
+        generator(name)
