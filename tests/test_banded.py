@@ -559,3 +559,14 @@ def test_compare_refuses_bad_banded_names(name):
 
     with pytest.raises(ValueError, match=r"band|doors|takes"):
         generator(name)
+
+
+@given(
+    width=st.integers(1, 9),
+    height=st.integers(1, 30),
+    flags=st.randoms(use_true_random=False),
+)
+def test_detour_agrees_with_the_model_on_any_grid(width, height, flags):
+    # loops, islands and dead rows too: any flags at all
+    grid = np.array([[flags.randrange(4) for _ in range(width)] for _ in range(height)], np.uint8)
+    assert es.detour(grid).tolist() == detour_reference(grid)
