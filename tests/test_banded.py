@@ -570,3 +570,11 @@ def test_detour_agrees_with_the_model_on_any_grid(width, height, flags):
     # loops, islands and dead rows too: any flags at all
     grid = np.array([[flags.randrange(4) for _ in range(width)] for _ in range(height)], np.uint8)
     assert es.detour(grid).tolist() == detour_reference(grid)
+
+
+def test_tile_rows_take_a_banded_stream():
+    import itertools
+
+    maze = es.InfiniteMaze(9, band=5, seed=2)
+    tiles = np.array(list(itertools.islice(es.tile_rows(maze.stream(start=-7)), 1 + 2 * 12)))
+    np.testing.assert_array_equal(tiles, es.tiles(maze.rows(-7, 5)))
