@@ -80,7 +80,7 @@ def seam_doors(doors: np.ndarray, key: np.uint64, seam: np.uint64, door_below: n
     skey = seam_key(key, seam)
     count = 0
     for x in range(width):
-        d = np.uint8((random_bits(skey, _U64(x)) & _LOW32) < door_below)
+        d = int((random_bits(skey, _U64(x)) & _LOW32) < door_below)
         doors[x] = d
         count += d
     if count == 0:

@@ -22,7 +22,7 @@ import numpy as np
 from ._validate import check_int
 from .analysis import detour, metrics
 from .backtracker import backtracker
-from .banded import InfiniteMaze
+from .banded import DEFAULT_DOORS, InfiniteMaze
 from .growing_tree import growing_tree
 from .stream import eller
 
@@ -66,9 +66,9 @@ def generator(name: str) -> Callable[[int, int, int], np.ndarray]:
         eller(1, 1, 0, params["h"], params["v"])  # validate now
         return lambda w, h, seed: eller(w, h, seed, params["h"], params["v"])
     if kind == "banded":
-        params = _numbers(name, spec, {"band": 32.0, "doors": None, "h": 0.5, "v": 0.5})
+        params = _numbers(name, spec, {"band": 32.0, "doors": DEFAULT_DOORS, "h": 0.5, "v": 0.5})
         band = params["band"]
-        if band is None or band != int(band):
+        if not math.isfinite(band) or band != int(band):
             raise ValueError(f"algorithm {name!r}: band must be a whole number, got {band!r}")
 
         def banded(w: int, h: int, seed: int) -> np.ndarray:
@@ -90,7 +90,7 @@ def generator(name: str) -> Callable[[int, int, int], np.ndarray]:
     raise ValueError(f"algorithm {name!r} is not eller[:h=..,v=..], growing-tree:STRATEGY or backtracker")
 
 
-def _numbers(name: str, spec: str, params: dict[str, float | None]) -> dict[str, float | None]:
+def _numbers(name: str, spec: str, params: dict[str, float]) -> dict[str, float]:
     """``key=value`` pairs of an algorithm name, over the defaults ``params``."""
     params = dict(params)
     for part in filter(None, spec.split(",")):

@@ -552,7 +552,16 @@ def test_compare_shows_the_detour_of_every_generator():
 
 
 @pytest.mark.parametrize(
-    "name", ["banded:band=1", "banded:band=2.5", "banded:doors=0", "banded:x=1", "banded:band=k"]
+    "name",
+    [
+        "banded:band=1",
+        "banded:band=2.5",
+        "banded:doors=0",
+        "banded:x=1",
+        "banded:band=k",
+        "banded:band=nan",
+        "banded:band=inf",
+    ],
 )
 def test_compare_refuses_bad_banded_names(name):
     from eller_stream.compare import generator
