@@ -266,7 +266,7 @@ def detour(grid: np.ndarray) -> np.ndarray:
     in an Eller stream the values have no bound.
 
     >>> import numpy as np, eller_stream as es
-    >>> es.detour(np.array([[1, 2], [2, 0], [1, 0]], np.uint8)).tolist()
+    >>> es.detour(np.array([[3, 2], [2, 0], [1, 0]], np.uint8)).tolist()  # (1, 1) climbs to row 0
     [0, 1]
     >>> int(es.detour(es.InfiniteMaze(30, band=4, seed=1).rows(0, 400)).max()) <= 3
     True

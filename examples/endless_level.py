@@ -19,18 +19,28 @@ written unless asked (S or --save).
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
-# Ctrl-C at any moment, imports included, ends the program quietly.
-signal.signal(signal.SIGINT, lambda signum, frame: sys.exit(130))
+# Ctrl-C ends the program quietly at any moment: before the game runs (the
+# imports take a while) at once, then at the end of the frame.
+INTERRUPT = {"playing": False, "hit": False}
+
+
+def _on_interrupt(signum, frame) -> None:
+    if not INTERRUPT["playing"]:
+        os._exit(130)
+    INTERRUPT["hit"] = True
+
+
+signal.signal(signal.SIGINT, _on_interrupt)
 
 import argparse  # noqa: E402
 import collections  # noqa: E402
 import hashlib  # noqa: E402
 import itertools  # noqa: E402
 import json  # noqa: E402
-import os  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -233,7 +243,8 @@ def play(args: argparse.Namespace) -> int:
     autoplay = args.frames is not None
     frame = 0
     running = True
-    while running:
+    INTERRUPT["playing"] = True
+    while running and not INTERRUPT["hit"]:
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 running = False
@@ -280,7 +291,7 @@ def play(args: argparse.Namespace) -> int:
             "band": None if level.maze is None else level.maze.band,
         }
         print(json.dumps(summary))
-    return 0
+    return 130 if INTERRUPT["hit"] else 0
 
 
 def main(argv: list[str] | None = None) -> int:
