@@ -311,6 +311,26 @@ class BandedStream(Iterator[np.ndarray]):
         return self._maze.seed
 
     @property
+    def horizontal(self) -> float:
+        """The maze's horizontal probability."""
+        return self._maze.horizontal
+
+    @property
+    def vertical(self) -> float:
+        """The maze's vertical probability."""
+        return self._maze.vertical
+
+    @property
+    def band(self) -> int:
+        """The maze's rows per band."""
+        return self._maze.band
+
+    @property
+    def doors(self) -> float:
+        """The maze's share of door columns."""
+        return self._maze.doors
+
+    @property
     def start(self) -> int:
         """The row the stream started at."""
         return self._start

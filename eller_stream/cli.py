@@ -23,6 +23,7 @@ from typing import BinaryIO
 import numpy as np
 
 from . import _validate as v
+from .banded import BandedStream, InfiniteMaze
 from .render import CELL_COLUMNS, STYLES, TextRenderer
 from .stream import EllerStream
 
@@ -39,9 +40,15 @@ examples:
   eller-stream --style raw --width 1000 | my-program      1000 flag bytes per row (EAST=1, SOUTH=2)
   eller-stream --rows 50 --seed 1 --save-state s.bin      stop without the closing row, save the state
   eller-stream --resume s.bin --rows 50                   continue exactly where it stopped
+  eller-stream --band 16 --start -1000                    the banded maze from row -1000 (any row, at once)
 
 Without --rows the maze never ends; Ctrl-C writes the closing row so that
 what is on screen is a complete maze (with --save-state it saves instead).
+
+--band K streams es.InfiniteMaze: every cell reaches the next row within
+K - 1 rows above it, and any row can be the first (--start, negative too).
+From a band's first row (a multiple of K) the rows and the closing row form
+a perfect maze.
 
 other commands:
   eller-stream render --help               draw a maze as a PNG or SVG picture
@@ -85,7 +92,36 @@ def _parser() -> _Parser:
     )
     p.add_argument("--save-state", metavar="FILE", help="stop without the closing row and save the state")
     p.add_argument("--resume", metavar="FILE", help="continue a stream saved with --save-state")
+    _banded_options(p)
     return p
+
+
+def _banded_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--band", metavar="K", help="the banded maze (InfiniteMaze) with K rows per band, K >= 2")
+    p.add_argument("--start", metavar="ROW", help="with --band: the first row, any integer (0)")
+    p.add_argument("--doors", metavar="P", help="with --band: share of door columns at the seams, in (0, 1]")
+
+
+def _banded(
+    args: argparse.Namespace, width: int, seed: int | None, h: float, vert: float
+) -> InfiniteMaze | None:
+    """The InfiniteMaze that --band asks for, or None without --band."""
+    if args.band is None:
+        for option, value in (("--start", args.start), ("--doors", args.doors)):
+            if value is not None:
+                raise UsageError(f"{option} needs --band")
+        return None
+    band = _checked("--band", v.check_int, "band", _int("--band", args.band), 2)
+    doors = None if args.doors is None else _float("--doors", args.doors)
+    return _checked("--doors", InfiniteMaze, width, band, seed, h, vert, doors)
+
+
+def _start(args: argparse.Namespace) -> int:
+    from .banded import ROW_LIMIT
+
+    return _checked(
+        "--start", v.check_int, "start", _int("--start", args.start or "0"), -ROW_LIMIT, ROW_LIMIT - 1
+    )
 
 
 # -- argument conversion ------------------------------------------------------
@@ -123,10 +159,17 @@ def encode_state(checkpoint: bytes, last_row: np.ndarray | None) -> bytes:
     return body + hashlib.blake2b(body, digest_size=_DIGEST).digest()
 
 
-def decode_state(data: bytes) -> tuple[EllerStream, np.ndarray | None]:
-    """Read a --save-state file (or a bare ``EllerStream.checkpoint()``)."""
-    if data.startswith(b"ELLRSTRM"):
-        return EllerStream.resume(data), None
+def _resume(checkpoint: bytes) -> EllerStream | BandedStream:
+    """A stream from either kind of checkpoint."""
+    if checkpoint.startswith(b"ELLRBAND"):
+        return BandedStream.resume(checkpoint)
+    return EllerStream.resume(checkpoint)
+
+
+def decode_state(data: bytes) -> tuple[EllerStream | BandedStream, np.ndarray | None]:
+    """Read a --save-state file (or a bare ``checkpoint()`` of either stream)."""
+    if data.startswith((b"ELLRSTRM", b"ELLRBAND")):
+        return _resume(data), None
     if not data.startswith(_STATE_MAGIC) or len(data) < len(_STATE_MAGIC) + 8 + _DIGEST:
         raise ValueError("not an eller-stream state file")
     body, digest = data[:-_DIGEST], data[-_DIGEST:]
@@ -142,7 +185,7 @@ def decode_state(data: bytes) -> tuple[EllerStream, np.ndarray | None]:
     row_bytes = body[pos + 4 :]
     if len(row_bytes) != m:
         raise ValueError("state file is corrupt (bad length)")
-    stream = EllerStream.resume(checkpoint)
+    stream = _resume(checkpoint)
     if m == 0:
         return stream, None
     row = np.frombuffer(row_bytes, np.uint8).copy()
@@ -222,11 +265,18 @@ def _plan(args: argparse.Namespace, tty: bool) -> dict:  # type: ignore[type-arg
             stream, previous = decode_state(data)
         except ValueError as exc:
             raise UsageError(f"--resume: {args.resume!r}: {exc}") from None
+        if args.start is not None:
+            raise UsageError("--start cannot be given with --resume (the state says where the stream is)")
+        banded = isinstance(stream, BandedStream)
+        band = None if args.band is None else _int("--band", args.band)
+        doors = None if args.doors is None else _float("--doors", args.doors)
         for option, given, saved in (
             ("--width", width, stream.width),
             ("--seed", seed, stream.seed),
             ("--horizontal", h, stream.horizontal),
             ("--vertical", vert, stream.vertical),
+            ("--band", band, stream.band if banded else None),
+            ("--doors", doors, stream.doors if banded else None),
         ):
             if given is not None and given != saved:
                 raise UsageError(f"{option} {given} disagrees with the resumed state ({saved})")
@@ -234,12 +284,14 @@ def _plan(args: argparse.Namespace, tty: bool) -> dict:  # type: ignore[type-arg
         if width is None:
             columns = shutil.get_terminal_size((80, 24)).columns if tty else 80
             width = max(1, (columns - 1) // CELL_COLUMNS[style]) if style != "raw" else columns
-        stream = EllerStream(width, seed, 0.5 if h is None else h, 0.5 if vert is None else vert)
+        h, vert = 0.5 if h is None else h, 0.5 if vert is None else vert
+        maze = _banded(args, width, seed, h, vert)
+        stream = EllerStream(width, seed, h, vert) if maze is None else maze.stream(_start(args))
     return {"stream": stream, "previous": previous, "style": style, "rows": rows, "rate": rate, "tty": tty}
 
 
 def _stream(plan: dict, save_path: str | None, out: BinaryIO, interrupt: _Interrupt) -> int:  # type: ignore[type-arg]
-    stream: EllerStream = plan["stream"]
+    stream: EllerStream | BandedStream = plan["stream"]
     rows: int | None = plan["rows"]
     rate: float = plan["rate"]
     width = stream.width
@@ -426,6 +478,7 @@ def render_main(argv: Sequence[str]) -> int:
     p.add_argument("--wall", default="2", help="wall thickness in pixels (2)")
     p.add_argument("--endpoints", action="store_true", help="open the suggested start and end in the wall")
     p.add_argument("--solution", action="store_true", help="draw the path between them (implies --endpoints)")
+    _banded_options(p)
     args = p.parse_args(list(argv))
     ext = os.path.splitext(args.output)[1].lower()
     if ext not in (".png", ".svg"):
@@ -446,9 +499,12 @@ def render_main(argv: Sequence[str]) -> int:
         _checked("--strategy", parse_strategy, args.strategy)
     if args.algorithm != "eller" and width * rows >= 2**31:
         raise UsageError("--width * --rows must be below 2**31 for this algorithm")
+    maze = _banded(args, width, seed, h, vert)
+    if maze is not None and args.algorithm != "eller":
+        raise UsageError("--band draws the banded maze: it takes no --algorithm but eller")
     progress = _Progress() if sys.stderr.isatty() else None
     if args.algorithm == "eller" and ext == ".png" and not (args.endpoints or args.solution):
-        stream = EllerStream(width, seed, h, vert)
+        stream = EllerStream(width, seed, h, vert) if maze is None else maze.stream(_start(args))
 
         def maze_rows():  # type: ignore[no-untyped-def]
             for _ in range(rows - 1):
@@ -457,7 +513,12 @@ def render_main(argv: Sequence[str]) -> int:
 
         write_png(args.output, maze_rows(), width=width, height=rows, cell=cell, wall=wall, progress=progress)
         return 0
-    if args.algorithm == "eller":
+    if maze is not None:
+        banded = maze.stream(_start(args))
+        grid = np.empty((rows, width), np.uint8)
+        banded.take(rows - 1, out=grid[:-1])
+        grid[-1] = banded.finish()
+    elif args.algorithm == "eller":
         grid = eller(width, rows, seed, h, vert)
     elif args.algorithm == "growing-tree":
         grid = growing_tree(width, rows, args.strategy, seed)
