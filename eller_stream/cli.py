@@ -267,7 +267,9 @@ def _plan(args: argparse.Namespace, tty: bool) -> dict:  # type: ignore[type-arg
             raise UsageError(f"--resume: {args.resume!r}: {exc}") from None
         if args.start is not None:
             raise UsageError("--start cannot be given with --resume (the state says where the stream is)")
-        banded = isinstance(stream, BandedStream)
+        saved_band, saved_doors = (None, None)
+        if isinstance(stream, BandedStream):
+            saved_band, saved_doors = stream.band, stream.doors
         band = None if args.band is None else _int("--band", args.band)
         doors = None if args.doors is None else _float("--doors", args.doors)
         for option, given, saved in (
@@ -275,8 +277,8 @@ def _plan(args: argparse.Namespace, tty: bool) -> dict:  # type: ignore[type-arg
             ("--seed", seed, stream.seed),
             ("--horizontal", h, stream.horizontal),
             ("--vertical", vert, stream.vertical),
-            ("--band", band, stream.band if banded else None),
-            ("--doors", doors, stream.doors if banded else None),
+            ("--band", band, saved_band),
+            ("--doors", doors, saved_doors),
         ):
             if given is not None and given != saved:
                 raise UsageError(f"{option} {given} disagrees with the resumed state ({saved})")
