@@ -37,6 +37,7 @@ from ._kernels import (
     EAST,
     LR_PAD,
     SOUTH,
+    _join,
     _leave,
     _njit,
     _sel,
@@ -118,10 +119,7 @@ def _penultimate_row(
         b = np.int64(right[xx])  # next cell of x's set
         bits = random_bits(bkey, counter + _U64(x))
         join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below)
-        right[_sel(join, a, scratch)] = b
-        left[_sel(join, b, scratch)] = a
-        right[_sel(join, xx, scratch)] = x1
-        left[_sel(join, x1, scratch)] = xx
+        _join(left, right, xx, a, b, join, scratch)
         row[xx] = np.uint8(join)
     row[width - 1] = 0
     flags[scratch] = 0

@@ -80,6 +80,11 @@ def kernel_errstate() -> contextlib.AbstractContextManager[object]:
     return contextlib.nullcontext()
 
 
+def threshold(p: float) -> np.uint64:
+    """A probability as a threshold on 32 random bits (1.0 -> 2**32: always)."""
+    return np.uint64(round(p * 2**32))
+
+
 @_njit
 def mix64(z: np.uint64) -> np.uint64:
     """SplitMix64 finaliser: a bijective 64-bit hash."""
@@ -140,6 +145,17 @@ def _sel(c: int, a: int, b: int) -> int:
 
 
 @_njit(inline="always")
+def _join(left: np.ndarray, right: np.ndarray, x: int, a: int, b: int, join: int, scratch: int) -> None:
+    """If ``join``, splice the list of x+1's set (``a``: its cell before
+    x+1) into that of x's set (``b``: its cell after x), keeping it sorted;
+    else write only to scratch."""
+    right[np.uint64(_sel(join, a, scratch))] = b
+    left[np.uint64(_sel(join, b, scratch))] = a
+    right[np.uint64(_sel(join, x, scratch))] = x + 1
+    left[np.uint64(_sel(join, x + 1, scratch))] = x
+
+
+@_njit(inline="always")
 def _leave(left: np.ndarray, right: np.ndarray, x: int, lx: int, rx: int, close: int, scratch: int) -> None:
     """If ``close``, take cell x (neighbours lx, rx in its list) out of its
     set's list and make it a set of its own; else write only to scratch."""
@@ -194,10 +210,7 @@ def eller_rows(
             a = l1  # previous cell of B
             b = rx  # next cell of A
             join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below)
-            right[np.uint64(_sel(join, a, scratch))] = b
-            left[np.uint64(_sel(join, b, scratch))] = a
-            right[np.uint64(_sel(join, xx, scratch))] = x1
-            left[np.uint64(_sel(join, x1, scratch))] = xx
+            _join(left, right, xx, a, b, join, scratch)
             rx = _sel(join, x1, rx)
             lx = _sel(join & np.int64(b == xx), a, lx)
             l1 = _sel(join, xx, l1)

@@ -52,11 +52,6 @@ _HEADER = struct.Struct("<8sHHIQQdddqQ")  # magic, version, flags, width, band, 
 _DIGEST = 16
 
 
-def _threshold(p: float) -> np.uint64:
-    """A probability as a threshold on 32 random bits (1.0 -> 2**32: always)."""
-    return np.uint64(round(p * 2**32))
-
-
 # A band's first row starts with every cell a set of its own, so with the
 # user's probabilities it would join and open more than the rows below it
 # (EAST 0.50 against 0.40 at the defaults): it takes these factors of them,
@@ -68,11 +63,11 @@ FIRST_OPEN = 0.6
 def _thresholds(horizontal: float, vertical: float, doors: float) -> np.ndarray:
     """The kernels' thresholds array (``_band_kernels.TH_*``)."""
     th = np.empty(bk.N_THRESHOLDS, np.uint64)
-    th[bk.TH_JOIN] = _threshold(horizontal)
-    th[bk.TH_OPEN] = _threshold(vertical)
-    th[bk.TH_DOOR] = _threshold(doors)
-    th[bk.TH_JOIN_FIRST] = _threshold(horizontal * FIRST_JOIN)
-    th[bk.TH_OPEN_FIRST] = _threshold(vertical * FIRST_OPEN)
+    th[bk.TH_JOIN] = k.threshold(horizontal)
+    th[bk.TH_OPEN] = k.threshold(vertical)
+    th[bk.TH_DOOR] = k.threshold(doors)
+    th[bk.TH_JOIN_FIRST] = k.threshold(horizontal * FIRST_JOIN)
+    th[bk.TH_OPEN_FIRST] = k.threshold(vertical * FIRST_OPEN)
     return th
 
 

@@ -38,11 +38,6 @@ _HEADER = struct.Struct("<8sHHIQddQQ")  # magic, version, flags, width, seed, h,
 _DIGEST = 16
 
 
-def _threshold(p: float) -> np.uint64:
-    """A probability as a threshold on 32 random bits (1.0 -> 2**32: always)."""
-    return np.uint64(round(p * 2**32))
-
-
 class EllerStream(Iterator[np.ndarray]):
     """An endless perfect maze, produced one row at a time by Eller's algorithm.
 
@@ -88,8 +83,8 @@ class EllerStream(Iterator[np.ndarray]):
         self._horizontal = check_probability("horizontal", horizontal)
         self._vertical = check_probability("vertical", vertical)
         self._key = k.seed_key(self._seed)
-        self._join_below = _threshold(self._horizontal)
-        self._open_below = _threshold(self._vertical)
+        self._join_below = k.threshold(self._horizontal)
+        self._open_below = k.threshold(self._vertical)
         self._left = np.empty(self._width + k.LR_PAD, np.int32)
         self._right = np.empty(self._width + k.LR_PAD, np.int32)
         self._left[:] = self._right[:] = np.arange(self._width + k.LR_PAD, dtype=np.int32)  # sets of one
