@@ -587,3 +587,35 @@ def test_tile_rows_take_a_banded_stream():
     maze = es.InfiniteMaze(9, band=5, seed=2)
     tiles = np.array(list(itertools.islice(es.tile_rows(maze.stream(start=-7)), 1 + 2 * 12)))
     np.testing.assert_array_equal(tiles, es.tiles(maze.rows(-7, 5)))
+
+
+THREADS_SCRIPT = """
+import threading, numba
+import eller_stream as es
+maze = es.InfiniteMaze(500, band=16, seed=9)
+expected = maze.rows(0, 2000)
+results = []
+def work():
+    results.append(all((maze.rows(0, 2000) == expected).all() for _ in range(10)))
+workers = [threading.Thread(target=work) for _ in range(4)]
+for w in workers:
+    w.start()
+for w in workers:
+    w.join()
+print(numba.threading_layer(), results)
+"""
+
+
+def test_threads_share_a_maze_on_every_core():
+    # numba's workqueue thread pool (used where neither OpenMP nor TBB is
+    # installed) takes one parallel call at a time: rows() must queue them
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "NUMBA_THREADING_LAYER": "workqueue", "PYTHONPATH": root}
+    out = subprocess.run([sys.executable, "-c", THREADS_SCRIPT], capture_output=True, text=True, env=env,
+                         timeout=300, check=False)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["workqueue", "[True,", "True,", "True,", "True]"]
