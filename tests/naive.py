@@ -276,31 +276,54 @@ def parse_blocks(text: str) -> np.ndarray:
 
 # ---------------------------------------------------------------------------
 # Growing Tree, the textbook way (a Python list, list.pop(index)), with
-# Python's own random numbers: statistically, not bitwise, comparable.
+# NumPy's legacy Mersenne Twister (np.random.RandomState) for its random
+# numbers: statistically, not bitwise, comparable with the package.
+# tests/textbook_jit.py compiles the same steps with numba (whose
+# np.random draws the same numbers for the same seed) for the statistical
+# tests, which need thousands of mazes; the two must agree byte for byte.
 # ---------------------------------------------------------------------------
+
+TEXTBOOK_ORDER = ("newest", "oldest", "random", "middle")
+
+
+def textbook_cumulative(weights: dict[str, float]) -> list[float]:
+    """Cumulative weights in TEXTBOOK_ORDER; the last is infinite, so that
+    a uniform number in [0, 1) always lands on some strategy."""
+    total = sum(weights.values())
+    out, acc = [], 0.0
+    for name in TEXTBOOK_ORDER:
+        acc += weights.get(name, 0.0) / total
+        out.append(acc)
+    last = max(k for k, name in enumerate(TEXTBOOK_ORDER) if weights.get(name, 0.0) > 0)
+    for k in range(last, len(out)):
+        out[k] = float("inf")
+    return out
 
 
 def growing_tree_reference(width: int, height: int, weights: dict[str, float], seed: int) -> np.ndarray:
-    import random
-
-    rng = random.Random(seed)
-    names = list(weights)
-    probs = [weights[n] for n in names]
+    """Growing Tree as the textbook has it: each step draws a strategy by
+    its weight, picks the newest, the oldest, a uniformly random or the
+    middle cell of the list of active cells, and carves to one of its
+    unvisited neighbours chosen uniformly (adding it to the list), or
+    removes the cell from the list when it has none."""
+    rng = np.random.RandomState(seed)
+    cumulative = textbook_cumulative(weights)
     grid = np.zeros((height, width), np.uint8)
     visited = np.zeros((height, width), bool)
-    start = (rng.randrange(height), rng.randrange(width))
+    start = (int(rng.random_sample() * height), int(rng.random_sample() * width))
     visited[start] = True
     active = [start]
     while active:
-        strategy = rng.choices(names, probs)[0]
-        if strategy == "newest":
+        u = rng.random_sample()
+        strategy = next(k for k, c in enumerate(cumulative) if u < c)
+        if strategy == 0:  # newest
             i = len(active) - 1
-        elif strategy == "oldest":
+        elif strategy == 1:  # oldest
             i = 0
-        elif strategy == "middle":
+        elif strategy == 2:  # random
+            i = int(rng.random_sample() * len(active))
+        else:  # middle
             i = (len(active) - 1) // 2
-        else:
-            i = rng.randrange(len(active))
         y, x = active[i]
         options = [
             (ny, nx)
@@ -310,7 +333,7 @@ def growing_tree_reference(width: int, height: int, weights: dict[str, float], s
         if not options:
             active.pop(i)
             continue
-        ny, nx = rng.choice(options)
+        ny, nx = options[int(rng.random_sample() * len(options))]
         if ny == y:
             grid[y, min(x, nx)] |= EAST
         else:
