@@ -412,19 +412,24 @@ def growing_tree_exact(width: int, height: int, weights: dict[str, float], seed:
         return grid
 
     if weights == {"random": 1.0}:
-        # a dense list: a removed cell's slot takes the last cell; the pick of
-        # step s is a rank drawn at step s - PRIM_LAG over the list's length
-        # then (for s < PRIM_LAG: at step s)
+        # a dense list: a removed cell's slot takes the last cell.  The pick of
+        # step s is drawn at step s - PRIM_LAG, uniform over the list's length
+        # then plus PRIM_LAG (the most it can grow meanwhile); at the pick, a
+        # rank past the list's end is rejected, and the pick is drawn again
+        # from the low 32 bits of the step's own draw, uniform over the list
+        # as it is.  So the pick is uniform over the list at the pick.  (The
+        # first PRIM_LAG picks: from the high 32 bits of their draw, at the pick.)
         active = [start]
         ranks = {}
         step = 0
         while active:
             later = _draw(key, step + PRIM_LAG + 1) >> 32
-            ranks[step + PRIM_LAG] = later * len(active)
-            product = ranks.pop(step, (_draw(key, step + 1) >> 32) * len(active))
+            ranks[step + PRIM_LAG] = later * (len(active) + PRIM_LAG)
+            bits = _draw(key, step + 1)
+            product = ranks.pop(step, (bits >> 32) * len(active))
+            if product >> 32 >= len(active):
+                product = (bits & 0xFFFFFFFF) * len(active)
             j = product >> 32
-            if j >= len(active):
-                j %= len(active)
             choice = product & 0xFFFFFFFF
             step += 1
             cell = active[j]
@@ -468,61 +473,93 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
     """A mix with random picks.  The list is ``left + right`` (the newest
     cell is the last of ``right``, or of ``left`` while ``right`` is empty;
     the oldest the first of ``left``, or of ``right``; the middle the last of
-    ``left``, the two parts kept balanced when the mix has "middle"; new
-    cells join ``right``).  The steps run in batches of BATCH; the rank of
-    a random pick is drawn when the batch two before its own starts, uniform
-    over the list as it is then (tombstones included; in the first two
-    batches the rank is drawn at the pick), and wraps round if the list has
-    shrunk by the time of the pick.  A cell found with no unvisited
-    neighbour, or a tombstone (None), leaves the list if it ends a part;
-    a cell inside a part becomes a tombstone; when tombstones outnumber the
-    live cells by more than 64, they are swept out (everything then in
-    ``left``)."""
+    ``left``, the two parts holding as many live cells, or ``left`` one more,
+    when the mix has "middle"; new cells join ``right``), tombstones (None)
+    included.
+
+    The steps run in batches of BATCH.  When a batch starts, each random
+    pick of the batch two on gets a rank uniform over the list's length then
+    plus the number of steps until the pick (the most the list can grow
+    meanwhile); in the first two batches the rank is drawn at the pick,
+    over the list as it is.  At the pick, a rank past the list's end, or one
+    that lands on a tombstone, is drawn again, from ``redraw = mix64(redraw)``
+    (starting from the step's draw), uniform over the list as it is, until
+    it lands on a cell.  A newest, oldest or middle pick that finds a
+    tombstone removes it and picks again in the same step.  So each step
+    picks as the textbook does among the cells still active.
+
+    A cell found with no unvisited neighbour, or a tombstone, leaves the
+    list if it ends a part; a cell inside a part becomes a tombstone; when
+    tombstones outnumber the live cells by more than 64, they are swept out
+    (everything then in ``left``)."""
     left: list = [start]
     right: list = []
     live, dead = 1, 0
     ranks = {}
     step = 0
+    middle = "middle" in weights
+
+    def balance():  # keep (live cells of left) - (live cells of right) in {0, 1}
+        while True:
+            in_left = sum(c is not None for c in left)
+            in_right = sum(c is not None for c in right)
+            if in_left > in_right + 1:
+                right.insert(0, left.pop())
+            elif in_right > in_left:
+                left.append(right.pop(0))
+            else:
+                return
+
     while live > 0:
-        size = len(left) + len(right)
         if step % BATCH == 0:
-            for later_step in range(step + 2 * BATCH, step + 3 * BATCH):
-                later = _draw(key, later_step + 1)
+            size = len(left) + len(right)
+            for ahead in range(2 * BATCH, 3 * BATCH):
+                later = _draw(key, step + ahead + 1)
                 if strategy_of(later) == "random":
-                    ranks[later_step] = (later >> 32) * size
+                    ranks[step + ahead] = (later >> 32) * (size + ahead)
         bits = _draw(key, step + 1)
         strategy = strategy_of(bits)
-        product = ranks.pop(step, (bits >> 32) * size)  # the first two batches: drawn now
+        product = ranks.pop(step, (bits >> 32) * (len(left) + len(right)))  # the first two batches
         step += 1
         choice = bits >> 32
-        if strategy == "newest":
-            part = right if right else left
-            i = len(part) - 1
-        elif strategy == "oldest":
-            part = left if left else right
-            i = 0
-        elif strategy == "middle":
-            part, i = left, len(left) - 1
-        else:
-            rank = product >> 32
-            if rank >= size:
-                rank %= size
-            part, i = (left, rank) if rank < len(left) else (right, rank - len(left))
-            choice = product & 0xFFFFFFFF
-        cell = part[i]
-        at_end = i in (0, len(part) - 1)
-        if cell is None:  # a tombstone
-            if at_end:
+        redraw = bits
+        while True:  # until the pick lands on a cell
+            size = len(left) + len(right)
+            if strategy == "newest":
+                part = right if right else left
+                i = len(part) - 1
+            elif strategy == "oldest":
+                part = left if left else right
+                i = 0
+            elif strategy == "middle":
+                part, i = left, len(left) - 1
+            else:
+                rank = product >> 32
+                if rank >= size:
+                    redraw = mix64(redraw)
+                    product = (redraw >> 32) * size
+                    continue
+                part, i = (left, rank) if rank < len(left) else (right, rank - len(left))
+                choice = product & 0xFFFFFFFF
+            if part[i] is not None:
+                break
+            if i in (0, len(part) - 1):  # a tombstone that ends its part goes
                 part.pop(i)
                 dead -= 1
-        elif free := unvisited(cell):
+                if middle:
+                    balance()
+            if strategy == "random":
+                redraw = mix64(redraw)
+                product = (redraw >> 32) * (len(left) + len(right))
+        cell = part[i]
+        if free := unvisited(cell):
             n = free[_below(choice, len(free))]
             carve(cell, n)
             right.append(n)
             live += 1
         else:
             live -= 1
-            if at_end:
+            if i in (0, len(part) - 1):
                 part.pop(i)
             else:
                 part[i] = None
@@ -531,11 +568,8 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
                     left = [c for c in left + right if c is not None]
                     right = []
                     dead = 0
-        if "middle" in weights:  # keep len(left) - len(right) in {0, 1}
-            if len(left) > len(right) + 1:
-                right.insert(0, left.pop())
-            elif len(right) > len(left):
-                left.append(right.pop(0))
+        if middle:
+            balance()
     return grid
 
 
