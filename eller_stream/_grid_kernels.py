@@ -578,7 +578,8 @@ def growing_tree(
     memory while the steps in between run, in short loops at the start of a
     batch rather than in branches of every step.  A cell a random pick
     removes from inside a part becomes a tombstone (-1), swept out when
-    tombstones outnumber live cells.  A rank past the end of the list at the
+    tombstones outnumber an eighth of the live cells (plus 64), so that
+    few random picks land on one.  A rank past the end of the list at the
     pick, or one that lands on a tombstone, is drawn again (``mix64`` of the
     previous bits) over the list as it is; a newest, oldest or middle pick
     that finds a tombstone removes it and picks again; with tombstones, the
@@ -731,7 +732,7 @@ def growing_tree(
             if not dropped:  # a random pick inside a part: leave a tombstone
                 active[j] = -1
                 dead += 1
-                if dead > live + 64:  # sweep the tombstones out (all into the left part)
+                if dead > (live >> 3) + 64:  # sweep the tombstones out (all into the left part)
                     g0 = g1 = tail = _sweep(active, head, g0, g1, tail)
                     dead = 0
                     live_left = live
@@ -981,7 +982,7 @@ def growing_tree_newest_random(
             if not dropped:  # inside a part: leave a tombstone
                 active[j] = -1
                 dead += 1
-                if dead > live + 64:  # sweep the tombstones out
+                if dead > (live >> 3) + 64:  # sweep the tombstones out
                     g0 = g1 = tail = _sweep(active, head, g0, g1, tail)
                     dead = 0
 

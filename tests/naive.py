@@ -490,7 +490,8 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
 
     A cell found with no unvisited neighbour, or a tombstone, leaves the
     list if it ends a part; a cell inside a part becomes a tombstone; when
-    tombstones outnumber the live cells by more than 64, they are swept out
+    tombstones outnumber an eighth of the live cells by more than 64 (so
+    that few random picks land on one), they are swept out
     (everything then in ``left``)."""
     left: list = [start]
     right: list = []
@@ -564,7 +565,7 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
             else:
                 part[i] = None
                 dead += 1
-                if dead > live + 64:
+                if dead > live // 8 + 64:
                     left = [c for c in left + right if c is not None]
                     right = []
                     dead = 0
