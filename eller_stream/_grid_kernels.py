@@ -414,6 +414,7 @@ def growing_tree_random(
         offsets[i] = _step(0, FREE_DIRS[i], stride)
     ranks = np.empty(RING, np.int64)  # the rank of the pick of step s, at s % RING
     choices = np.empty(RING, np.uint64)  # the bits left for the direction
+    last_slot = active.shape[0] - 1
     _first_cell(work, active, key, width, height)
     tail = 1
     step = 0
@@ -434,7 +435,9 @@ def growing_tree_random(
             random_bits(key, _U64(step + RANDOM_AHEAD + 1)), tail + RANDOM_AHEAD
         )
         prefetch(active, ranks[far])
-        soon = min(ranks[_U((step + ROWS_AHEAD) & (RING - 1))], tail - 1)
+        # (a rank past the end reads a slot no longer listed: a wasted hint;
+        # bounded by the array, not by tail, so as not to wait for the step before)
+        soon = min(ranks[_U((step + ROWS_AHEAD) & (RING - 1))], last_slot)
         _prefetch_rows(work, np.int64(active[_U(soon)]), stride)
         at = _U(step & (RING - 1))
         j = ranks[at]
