@@ -55,15 +55,18 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ._kernels import _U64, _njit, _sel, random_bits
+from ._kernels import _U64, _njit, _sel, mix64, random_bits
 
 VISITED = 4
-# when a random pick's rank is drawn (part of the stream):
-RANDOM_AHEAD = 24  # random alone (randomized Prim): this many steps before the pick (was 8)
+# when a random pick's rank is drawn (part of the stream).  A rank drawn early
+# is uniform over the list as it is then plus the most it can grow before the
+# pick; at the pick, a rank past the end (or, in a mix, on a tombstone) is drawn
+# again, so that every pick is uniform over the cells listed at the pick, as
+# in the textbook (tests/test_texture.py checks the textures against it)
+RANDOM_AHEAD = 24  # random alone (randomized Prim): this many steps before the pick
 ROWS_AHEAD = 4  # random alone: the picked cell's rows are fetched this many steps before (a hint)
 BATCH = 32  # mixes draw BATCH steps at a time, two batches ahead; with random picks, a pick's
-# rank is drawn at the start of the batch two before its own (see growing_tree; was 16 steps before)
-# (both changes: see README.md, Determinism)
+# rank is drawn at the start of the batch two before its own (see growing_tree)
 RING = 128  # the draws waiting for their step: a power of two, at least 3 * BATCH and RANDOM_AHEAD
 POP_AHEAD = 8  # a newest pick that reads the list fetches the cell this many places below (a hint)
 # Growing Tree's free-side bits: set while the neighbour that way is unvisited
@@ -396,10 +399,13 @@ def growing_tree_random(
     swaps the last cell into its slot.  Whether the picked cell can still
     carve is a coin flip to the processor, so both outcomes are computed and
     selected without a branch (:func:`_prim_step`).  Each pick is drawn
-    RANDOM_AHEAD steps early (the first RANDOM_AHEAD at the pick),
-    uniform over the list as it is then: its slot is fetched at once, and
-    its cell's rows ROWS_AHEAD steps before the pick.  ``active``: one int32
-    per cell, plus one.
+    RANDOM_AHEAD steps early (the first RANDOM_AHEAD at the pick), a rank
+    uniform over the list's length then plus RANDOM_AHEAD: its slot is
+    fetched at once, and its cell's rows ROWS_AHEAD steps before the pick.
+    At the pick, a rank past the end of the list is drawn again from the low
+    32 bits of the step's own draw, over the list as it is (rarely, in a big
+    maze, whose list is long): so the pick is uniform over the list at the
+    pick, whatever happened meanwhile.  ``active``: one int32 per cell, plus one.
     """
     key = _U64(key)
     stride = width + 2
@@ -408,26 +414,37 @@ def growing_tree_random(
         offsets[i] = _step(0, FREE_DIRS[i], stride)
     ranks = np.empty(RING, np.int64)  # the rank of the pick of step s, at s % RING
     choices = np.empty(RING, np.uint64)  # the bits left for the direction
+    last_slot = active.shape[0] - 1
     _first_cell(work, active, key, width, height)
     tail = 1
     step = 0
     while tail > 0 and step < RANDOM_AHEAD:  # the first picks: drawn at the pick
         far = _U((step + RANDOM_AHEAD) & (RING - 1))
-        ranks[far], choices[far] = _rank_of(random_bits(key, _U64(step + RANDOM_AHEAD + 1)), tail)
+        ranks[far], choices[far] = _rank_of(
+            random_bits(key, _U64(step + RANDOM_AHEAD + 1)), tail + RANDOM_AHEAD
+        )
         rank, choice = _rank_of(random_bits(key, _U64(step + 1)), tail)
         tail = _prim_step(work, active, offsets, stride, rank, choice, tail)
         step += 1
     while tail > 0:
-        # the pick of step + RANDOM_AHEAD: its rank among the cells listed
-        # now; fetch its slot now, its cell ROWS_AHEAD steps before the pick
+        # the pick of step + RANDOM_AHEAD: a rank among the cells listed now
+        # plus RANDOM_AHEAD (the most the list can grow meanwhile); fetch its
+        # slot now, its cell ROWS_AHEAD steps before the pick
         far = _U((step + RANDOM_AHEAD) & (RING - 1))
-        ranks[far], choices[far] = _rank_of(random_bits(key, _U64(step + RANDOM_AHEAD + 1)), tail)
+        ranks[far], choices[far] = _rank_of(
+            random_bits(key, _U64(step + RANDOM_AHEAD + 1)), tail + RANDOM_AHEAD
+        )
         prefetch(active, ranks[far])
-        soon = _slot(ranks[_U((step + ROWS_AHEAD) & (RING - 1))], 0, tail, tail, tail)
+        # (a rank past the end reads a slot no longer listed: a wasted hint;
+        # bounded by the array, not by tail, so as not to wait for the step before)
+        soon = min(ranks[_U((step + ROWS_AHEAD) & (RING - 1))], last_slot)
         _prefetch_rows(work, np.int64(active[_U(soon)]), stride)
         at = _U(step & (RING - 1))
-        j = _slot(ranks[at], 0, tail, tail, tail)  # one part: active[:tail]
-        tail = _prim_step(work, active, offsets, stride, j, choices[at], tail)
+        j = ranks[at]
+        choice = choices[at]
+        if j >= tail:  # past the end: drawn again, over the list as it is (from the low 32 bits)
+            j, choice = _rank_of(random_bits(key, _U64(step + 1)) << _U64(32), tail)
+        tail = _prim_step(work, active, offsets, stride, j, choice, tail)
         step += 1
 
 
@@ -481,13 +498,17 @@ def growing_tree_oldest(
 
 @_njit(inline="always")
 def _slot(rank: int, head: int, g0: int, g1: int, tail: int) -> int:
-    """The slot of the cell of the given rank in ``active[head:g0]`` then
-    ``active[g1:tail]``; a rank drawn when the list was longer wraps round."""
-    size = (g0 - head) + (tail - g1)
-    if rank >= size:
-        rank %= size
+    """The slot of the cell of the given rank (below the list's length) in
+    ``active[head:g0]`` then ``active[g1:tail]``."""
     j = head + rank
     return j + (g1 - g0) * np.int64(j >= g0)
+
+
+@_njit(inline="always")
+def _near_slot(rank: int, head: int, g0: int, g1: int, tail: int) -> int:
+    """:func:`_slot`, or the last slot for a rank past the list's end: a
+    slot to fetch ahead of a pick, which the list may yet grow to reach."""
+    return _slot(min(rank, (g0 - head) + (tail - g1) - 1), head, g0, g1, tail)
 
 
 @_njit(inline="always")
@@ -554,13 +575,20 @@ def growing_tree(
     one step away and removing them costs O(1).  The steps run in batches
     of BATCH: a random pick's rank is drawn when the batch two before its
     own starts (in the first two batches: at the pick), uniform over both
-    parts as they are then (a rank past the end, if the list shrank
-    meanwhile, wraps round), so that its slot (64 to 95 steps before the
-    pick) and then its cell (a batch later) are fetched from memory while
-    the steps in between run, in short loops at the start of a batch rather
-    than in branches of every step; a cell it removes from inside a part becomes
-    a tombstone (-1), skipped by the other picks and swept out when
-    tombstones outnumber live cells.  (Random alone has its own kernel,
+    parts as they are then plus the number of steps until the pick (the
+    most the list can grow meanwhile), so that its slot (64 to 95 steps
+    before the pick) and then its cell (a batch later) are fetched from
+    memory while the steps in between run, in short loops at the start of a
+    batch rather than in branches of every step.  A cell a random pick
+    removes from inside a part becomes a tombstone (-1), swept out when
+    tombstones outnumber an eighth of the live cells (plus 64), so that
+    few random picks land on one.  A rank past the end of the list at the
+    pick, or one that lands on a tombstone, is drawn again (``mix64`` of the
+    previous bits) over the list as it is; a newest, oldest or middle pick
+    that finds a tombstone removes it and picks again; with tombstones, the
+    middle is that of the live cells (the parts are balanced by their live
+    cells).  So each step picks as the textbook does, among the cells still
+    active.  (Random alone has its own kernel,
     :func:`growing_tree_random`, and so have mixes of newest and random,
     :func:`growing_tree_newest_random`.)  ``cumulative`` holds the weights [newest,
     oldest, random, middle] as cumulative thresholds on 32 bits.  ``batches``
@@ -600,6 +628,7 @@ def growing_tree(
     g1 = 1
     tail = 1
     live = 1
+    live_left = 1  # live cells in the left part (kept for the middle of a mix with tombstones)
     dead = 0
     while live > 0:
         if blocks is not None and (step & (BATCH - 1)) == 0:
@@ -623,15 +652,18 @@ def growing_tree(
                     picks |= np.int64((draws[first + _U(i)] & low) - pick_oldest < random_share) << i
                 left = picks
                 while left:
-                    at = first + _U(lowest_bit(left))
+                    i = lowest_bit(left)
+                    at = first + _U(i)
                     left &= left - 1
-                    ranks[at], choices[at] = _rank_of(draws[at], size)
-                    prefetch(active, _slot(ranks[at], head, g0, g1, tail))
+                    ranks[at], choices[at] = _rank_of(draws[at], size + 2 * BATCH + i)
+                    prefetch(active, _near_slot(ranks[at], head, g0, g1, tail))
                 left = waiting
                 while left:
                     at = _U((step + BATCH + lowest_bit(left)) & (RING - 1))
                     left &= left - 1
-                    _prefetch_rows(work, np.int64(active[_U(_slot(ranks[at], head, g0, g1, tail))]), stride)
+                    _prefetch_rows(
+                        work, np.int64(active[_U(_near_slot(ranks[at], head, g0, g1, tail))]), stride
+                    )
                 waiting = picks
         at = _U(step & (RING - 1))
         if blocks is not None:
@@ -640,60 +672,81 @@ def growing_tree(
             bits = random_bits(key, _U64(step + 1))
         step += 1
         r = bits & low
-        # pick: j is the slot of the chosen cell, choice the bits left for the direction
-        if r < pick_newest:
-            if tail == g1:  # right part empty: the newest cell ends the left part
-                tail = g0
-                g1 = g0
-            j = tail - 1
-            choice = bits
-        elif r < pick_oldest:
-            if head == g0:  # left part empty
-                head = g1
-                g0 = g1
-            j = head
-            choice = bits
-        elif r < pick_random:
+        # pick: j is the slot of the chosen cell, choice the bits left for the
+        # direction; a pick that finds a tombstone removes it if it ends its
+        # part and picks again, by the same strategy, in the same step
+        choice = bits
+        is_random = np.int64(r >= pick_oldest) & np.int64(r < pick_random)
+        rank = 0
+        redraw = bits
+        if is_random:
             if step <= 2 * BATCH:  # the first two batches: the rank is drawn at the pick
                 ranks[at], choices[at] = _rank_of(bits, (g0 - head) + (tail - g1))
-            j = _slot(ranks[at], head, g0, g1, tail)
+            rank = ranks[at]
             choice = choices[at]
-        else:
-            j = g0 - 1
-            choice = bits
-        c = np.int64(active[_U(j)])
+        while True:
+            if r < pick_newest:
+                if tail == g1:  # right part empty: the newest cell ends the left part
+                    tail = g0
+                    g1 = g0
+                j = tail - 1
+            elif r < pick_oldest:
+                if head == g0:  # left part empty
+                    head = g1
+                    g0 = g1
+                j = head
+            elif r < pick_random:
+                size = (g0 - head) + (tail - g1)
+                if rank >= size:  # past the end (drawn for a longer list): draw again
+                    redraw = mix64(redraw)
+                    rank, choice = _rank_of(redraw, size)
+                j = _slot(rank, head, g0, g1, tail)
+            else:
+                j = g0 - 1
+            c = np.int64(active[_U(j)])
+            if c >= 0:
+                break
+            head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
+            dead -= dropped
+            if batches is not None:
+                if use_middle:
+                    g0, g1, live_left = _balance_live(active, head, g0, g1, tail, live, live_left)
+                if is_random:  # a tombstone: draw again, over the list as it is
+                    redraw = mix64(redraw)
+                    rank, choice = _rank_of(redraw, (g0 - head) + (tail - g1))
         if random_share > 0:  # c may be far from the last cell: fetch what carving from it touches
             prefetch(work, c - 2 * stride)
             prefetch(work, c + 2 * stride)
-        if c < 0:  # a tombstone: sweep it away if it ends a part, and pick again
-            head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
-            dead -= dropped
+        mask = _free_mask(work, c)
+        k = _free_count(mask)
+        if k > 0:
+            n = _carve(work, c, _free_dir(mask, k, choice), stride)
+            _enter(work, n, stride)
+            if tail == capacity:  # close the gap to make room
+                tail = _close_gap(active, g0, g1, tail)
+                g1 = g0
+            active[tail] = n
+            tail += 1
+            live += 1
         else:
-            mask = _free_mask(work, c)
-            k = _free_count(mask)
-            if k > 0:
-                n = _carve(work, c, _free_dir(mask, k, choice), stride)
-                _enter(work, n, stride)
-                if tail == capacity:  # close the gap to make room
-                    tail = _close_gap(active, g0, g1, tail)
-                    g1 = g0
-                active[tail] = n
-                tail += 1
-                live += 1
-            else:
-                live -= 1
-                head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
-                if not dropped:  # a random pick inside a part: leave a tombstone
-                    active[j] = -1
-                    dead += 1
-                    if dead > live + 64:  # sweep the tombstones out
-                        g0 = g1 = tail = _sweep(active, head, g0, g1, tail)
-                        dead = 0
+            live -= 1
+            live_left -= np.int64(j < g0)
+            head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
+            if not dropped:  # a random pick inside a part: leave a tombstone
+                active[j] = -1
+                dead += 1
+                if dead > (live >> 3) + 64:  # sweep the tombstones out (all into the left part)
+                    g0 = g1 = tail = _sweep(active, head, g0, g1, tail)
+                    dead = 0
+                    live_left = live
         if not use_middle:
             continue
         # the middle moves by about a cell a step: fetch its neighbours in the list
         for near in (max(g0 - 2, head), min(g1, tail - 1)):
             _prefetch_rows(work, np.int64(active[_U(near)]), stride)
+        if batches is not None:  # with tombstones: balance the live cells
+            g0, g1, live_left = _balance_live(active, head, g0, g1, tail, live, live_left)
+            continue
         # keep the gap in the middle: len(left) - len(right) in {0, 1}
         left = g0 - head
         right = tail - g1
@@ -705,6 +758,29 @@ def growing_tree(
             active[g0] = active[g1]
             g0 += 1
             g1 += 1
+
+
+@_njit(inline="always")
+def _balance_live(
+    active: np.ndarray, head: int, g0: int, g1: int, tail: int, live: int, live_left: int
+) -> tuple[int, int, int]:
+    """Move cells across the gap until the left part holds as many live
+    cells as the right, or one more (``live_left`` of the ``live`` cells are
+    in the left part), so that the last live cell of the left part is the
+    middle one of the live cells: (the new g0, g1, live_left)."""
+    while True:
+        if live_left > live - live_left + 1:
+            g0 -= 1
+            g1 -= 1
+            active[g1] = active[g0]
+            live_left -= np.int64(active[g1] >= 0)
+        elif live - live_left > live_left:
+            active[g0] = active[g1]
+            live_left += np.int64(active[g0] >= 0)
+            g0 += 1
+            g1 += 1
+        else:
+            return g0, g1, live_left
 
 
 @_njit(inline="always")
@@ -820,15 +896,16 @@ def growing_tree_newest_random(
             picks |= np.int64((draws[first + _U(i)] & low) - newest < share) << i
         left = picks
         while left:
-            at = first + _U(lowest_bit(left))
+            i = lowest_bit(left)
+            at = first + _U(i)
             left &= left - 1
-            ranks[at], choices[at] = _rank_of(draws[at], size)
-            prefetch(active, _slot(ranks[at], head, g0, g1, tail))
+            ranks[at], choices[at] = _rank_of(draws[at], size + 2 * BATCH + i)
+            prefetch(active, _near_slot(ranks[at], head, g0, g1, tail))
         left = waiting
         while left:
             at = _U((step + BATCH + lowest_bit(left)) & (RING - 1))
             left &= left - 1
-            _prefetch_rows(work, np.int64(active[_U(_slot(ranks[at], head, g0, g1, tail))]), stride)
+            _prefetch_rows(work, np.int64(active[_U(_near_slot(ranks[at], head, g0, g1, tail))]), stride)
         waiting = picks
         for _ in range(BATCH):
             at = _U(step & (RING - 1))
@@ -844,12 +921,19 @@ def growing_tree_newest_random(
                     c = top >> 4
                     mask = top & 15
                 else:
-                    c = np.int64(active[_U(j)])
-                    _prefetch_rows(work, np.int64(active[_U(max(j - POP_AHEAD, 0))]), stride)
-                    if c < 0:  # a tombstone: the newest always ends its part, so it goes
+                    while True:
+                        c = np.int64(active[_U(j)])
+                        _prefetch_rows(work, np.int64(active[_U(max(j - POP_AHEAD, 0))]), stride)
+                        if c >= 0:
+                            break
+                        # a tombstone: the newest always ends its part, so it goes,
+                        # and the cell before it is the newest
                         head, g0, g1, tail, _ = _drop_end(j, head, g0, g1, tail)
                         dead -= 1
-                        continue
+                        if tail == g1:
+                            tail = g0
+                            g1 = g0
+                        j = tail - 1
                     mask = _free_mask(work, c)
                 k = _free_count(mask)
                 if k > 0:
@@ -862,21 +946,31 @@ def growing_tree_newest_random(
                 if (g0 - head) + (tail - g1) == dead:  # no live cell left
                     return
                 continue
+            size = (g0 - head) + (tail - g1)
             if step <= 2 * BATCH:  # the first two batches: the rank is drawn at the pick
-                ranks[at], choices[at] = _rank_of(bits, (g0 - head) + (tail - g1))
-            j = _slot(ranks[at], head, g0, g1, tail)
+                ranks[at], choices[at] = _rank_of(bits, size)
+            rank = ranks[at]
+            choice = choices[at]
+            redraw = bits
+            if rank >= size:  # past the end (drawn for a longer list): draw again
+                redraw = mix64(redraw)
+                rank, choice = _rank_of(redraw, size)
+            j = _slot(rank, head, g0, g1, tail)
             c = np.int64(active[_U(j)])
-            prefetch(work, c - 2 * stride)  # c may be far from the last cell
-            prefetch(work, c + 2 * stride)
-            if c < 0:  # a tombstone: it goes if it ends a part
+            while c < 0:  # a tombstone: it goes if it ends a part; draw again
                 head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
                 dead -= dropped
-                continue
+                redraw = mix64(redraw)
+                rank, choice = _rank_of(redraw, (g0 - head) + (tail - g1))
+                j = _slot(rank, head, g0, g1, tail)
+                c = np.int64(active[_U(j)])
+            prefetch(work, c - 2 * stride)  # c may be far from the last cell
+            prefetch(work, c + 2 * stride)
             mask = _free_mask(work, c)
             k = _free_count(mask)
             if k > 0:
                 top, g1, tail = _carve_and_push(
-                    work, active, offsets, stride, c, mask, k, choices[at], g0, g1, tail
+                    work, active, offsets, stride, c, mask, k, choice, g0, g1, tail
                 )
                 continue
             # top is kept unless this was the newest cell: while top is set, the
@@ -891,7 +985,7 @@ def growing_tree_newest_random(
             if not dropped:  # inside a part: leave a tombstone
                 active[j] = -1
                 dead += 1
-                if dead > live + 64:  # sweep the tombstones out
+                if dead > (live >> 3) + 64:  # sweep the tombstones out
                     g0 = g1 = tail = _sweep(active, head, g0, g1, tail)
                     dead = 0
 

@@ -276,31 +276,54 @@ def parse_blocks(text: str) -> np.ndarray:
 
 # ---------------------------------------------------------------------------
 # Growing Tree, the textbook way (a Python list, list.pop(index)), with
-# Python's own random numbers: statistically, not bitwise, comparable.
+# NumPy's legacy Mersenne Twister (np.random.RandomState) for its random
+# numbers: statistically, not bitwise, comparable with the package.
+# tests/textbook_jit.py compiles the same steps with numba (whose
+# np.random draws the same numbers for the same seed) for the statistical
+# tests, which need thousands of mazes; the two must agree byte for byte.
 # ---------------------------------------------------------------------------
+
+TEXTBOOK_ORDER = ("newest", "oldest", "random", "middle")
+
+
+def textbook_cumulative(weights: dict[str, float]) -> list[float]:
+    """Cumulative weights in TEXTBOOK_ORDER; the last is infinite, so that
+    a uniform number in [0, 1) always lands on some strategy."""
+    total = sum(weights.values())
+    out, acc = [], 0.0
+    for name in TEXTBOOK_ORDER:
+        acc += weights.get(name, 0.0) / total
+        out.append(acc)
+    last = max(k for k, name in enumerate(TEXTBOOK_ORDER) if weights.get(name, 0.0) > 0)
+    for k in range(last, len(out)):
+        out[k] = float("inf")
+    return out
 
 
 def growing_tree_reference(width: int, height: int, weights: dict[str, float], seed: int) -> np.ndarray:
-    import random
-
-    rng = random.Random(seed)
-    names = list(weights)
-    probs = [weights[n] for n in names]
+    """Growing Tree as the textbook has it: each step draws a strategy by
+    its weight, picks the newest, the oldest, a uniformly random or the
+    middle cell of the list of active cells, and carves to one of its
+    unvisited neighbours chosen uniformly (adding it to the list), or
+    removes the cell from the list when it has none."""
+    rng = np.random.RandomState(seed)
+    cumulative = textbook_cumulative(weights)
     grid = np.zeros((height, width), np.uint8)
     visited = np.zeros((height, width), bool)
-    start = (rng.randrange(height), rng.randrange(width))
+    start = (int(rng.random_sample() * height), int(rng.random_sample() * width))
     visited[start] = True
     active = [start]
     while active:
-        strategy = rng.choices(names, probs)[0]
-        if strategy == "newest":
+        u = rng.random_sample()
+        strategy = next(k for k, c in enumerate(cumulative) if u < c)
+        if strategy == 0:  # newest
             i = len(active) - 1
-        elif strategy == "oldest":
+        elif strategy == 1:  # oldest
             i = 0
-        elif strategy == "middle":
+        elif strategy == 2:  # random
+            i = int(rng.random_sample() * len(active))
+        else:  # middle
             i = (len(active) - 1) // 2
-        else:
-            i = rng.randrange(len(active))
         y, x = active[i]
         options = [
             (ny, nx)
@@ -310,7 +333,7 @@ def growing_tree_reference(width: int, height: int, weights: dict[str, float], s
         if not options:
             active.pop(i)
             continue
-        ny, nx = rng.choice(options)
+        ny, nx = options[int(rng.random_sample() * len(options))]
         if ny == y:
             grid[y, min(x, nx)] |= EAST
         else:
@@ -389,19 +412,24 @@ def growing_tree_exact(width: int, height: int, weights: dict[str, float], seed:
         return grid
 
     if weights == {"random": 1.0}:
-        # a dense list: a removed cell's slot takes the last cell; the pick of
-        # step s is a rank drawn at step s - PRIM_LAG over the list's length
-        # then (for s < PRIM_LAG: at step s)
+        # a dense list: a removed cell's slot takes the last cell.  The pick of
+        # step s is drawn at step s - PRIM_LAG, uniform over the list's length
+        # then plus PRIM_LAG (the most it can grow meanwhile); at the pick, a
+        # rank past the list's end is rejected, and the pick is drawn again
+        # from the low 32 bits of the step's own draw, uniform over the list
+        # as it is.  So the pick is uniform over the list at the pick.  (The
+        # first PRIM_LAG picks: from the high 32 bits of their draw, at the pick.)
         active = [start]
         ranks = {}
         step = 0
         while active:
             later = _draw(key, step + PRIM_LAG + 1) >> 32
-            ranks[step + PRIM_LAG] = later * len(active)
-            product = ranks.pop(step, (_draw(key, step + 1) >> 32) * len(active))
+            ranks[step + PRIM_LAG] = later * (len(active) + PRIM_LAG)
+            bits = _draw(key, step + 1)
+            product = ranks.pop(step, (bits >> 32) * len(active))
+            if product >> 32 >= len(active):
+                product = (bits & 0xFFFFFFFF) * len(active)
             j = product >> 32
-            if j >= len(active):
-                j %= len(active)
             choice = product & 0xFFFFFFFF
             step += 1
             cell = active[j]
@@ -445,74 +473,104 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
     """A mix with random picks.  The list is ``left + right`` (the newest
     cell is the last of ``right``, or of ``left`` while ``right`` is empty;
     the oldest the first of ``left``, or of ``right``; the middle the last of
-    ``left``, the two parts kept balanced when the mix has "middle"; new
-    cells join ``right``).  The steps run in batches of BATCH; the rank of
-    a random pick is drawn when the batch two before its own starts, uniform
-    over the list as it is then (tombstones included; in the first two
-    batches the rank is drawn at the pick), and wraps round if the list has
-    shrunk by the time of the pick.  A cell found with no unvisited
-    neighbour, or a tombstone (None), leaves the list if it ends a part;
-    a cell inside a part becomes a tombstone; when tombstones outnumber the
-    live cells by more than 64, they are swept out (everything then in
-    ``left``)."""
+    ``left``, the two parts holding as many live cells, or ``left`` one more,
+    when the mix has "middle"; new cells join ``right``), tombstones (None)
+    included.
+
+    The steps run in batches of BATCH.  When a batch starts, each random
+    pick of the batch two on gets a rank uniform over the list's length then
+    plus the number of steps until the pick (the most the list can grow
+    meanwhile); in the first two batches the rank is drawn at the pick,
+    over the list as it is.  At the pick, a rank past the list's end, or one
+    that lands on a tombstone, is drawn again, from ``redraw = mix64(redraw)``
+    (starting from the step's draw), uniform over the list as it is, until
+    it lands on a cell.  A newest, oldest or middle pick that finds a
+    tombstone removes it and picks again in the same step.  So each step
+    picks as the textbook does among the cells still active.
+
+    A cell found with no unvisited neighbour, or a tombstone, leaves the
+    list if it ends a part; a cell inside a part becomes a tombstone; when
+    tombstones outnumber an eighth of the live cells by more than 64 (so
+    that few random picks land on one), they are swept out
+    (everything then in ``left``)."""
     left: list = [start]
     right: list = []
     live, dead = 1, 0
     ranks = {}
     step = 0
+    middle = "middle" in weights
+
+    def balance():  # keep (live cells of left) - (live cells of right) in {0, 1}
+        while True:
+            in_left = sum(c is not None for c in left)
+            in_right = sum(c is not None for c in right)
+            if in_left > in_right + 1:
+                right.insert(0, left.pop())
+            elif in_right > in_left:
+                left.append(right.pop(0))
+            else:
+                return
+
     while live > 0:
-        size = len(left) + len(right)
         if step % BATCH == 0:
-            for later_step in range(step + 2 * BATCH, step + 3 * BATCH):
-                later = _draw(key, later_step + 1)
+            size = len(left) + len(right)
+            for ahead in range(2 * BATCH, 3 * BATCH):
+                later = _draw(key, step + ahead + 1)
                 if strategy_of(later) == "random":
-                    ranks[later_step] = (later >> 32) * size
+                    ranks[step + ahead] = (later >> 32) * (size + ahead)
         bits = _draw(key, step + 1)
         strategy = strategy_of(bits)
-        product = ranks.pop(step, (bits >> 32) * size)  # the first two batches: drawn now
+        product = ranks.pop(step, (bits >> 32) * (len(left) + len(right)))  # the first two batches
         step += 1
         choice = bits >> 32
-        if strategy == "newest":
-            part = right if right else left
-            i = len(part) - 1
-        elif strategy == "oldest":
-            part = left if left else right
-            i = 0
-        elif strategy == "middle":
-            part, i = left, len(left) - 1
-        else:
-            rank = product >> 32
-            if rank >= size:
-                rank %= size
-            part, i = (left, rank) if rank < len(left) else (right, rank - len(left))
-            choice = product & 0xFFFFFFFF
-        cell = part[i]
-        at_end = i in (0, len(part) - 1)
-        if cell is None:  # a tombstone
-            if at_end:
+        redraw = bits
+        while True:  # until the pick lands on a cell
+            size = len(left) + len(right)
+            if strategy == "newest":
+                part = right if right else left
+                i = len(part) - 1
+            elif strategy == "oldest":
+                part = left if left else right
+                i = 0
+            elif strategy == "middle":
+                part, i = left, len(left) - 1
+            else:
+                rank = product >> 32
+                if rank >= size:
+                    redraw = mix64(redraw)
+                    product = (redraw >> 32) * size
+                    continue
+                part, i = (left, rank) if rank < len(left) else (right, rank - len(left))
+                choice = product & 0xFFFFFFFF
+            if part[i] is not None:
+                break
+            if i in (0, len(part) - 1):  # a tombstone that ends its part goes
                 part.pop(i)
                 dead -= 1
-        elif free := unvisited(cell):
+                if middle:
+                    balance()
+            if strategy == "random":
+                redraw = mix64(redraw)
+                product = (redraw >> 32) * (len(left) + len(right))
+        cell = part[i]
+        if free := unvisited(cell):
             n = free[_below(choice, len(free))]
             carve(cell, n)
             right.append(n)
             live += 1
         else:
             live -= 1
-            if at_end:
+            if i in (0, len(part) - 1):
                 part.pop(i)
             else:
                 part[i] = None
                 dead += 1
-                if dead > live + 64:
+                if dead > live // 8 + 64:
                     left = [c for c in left + right if c is not None]
                     right = []
                     dead = 0
-        if "middle" in weights:  # keep len(left) - len(right) in {0, 1}
-            if len(left) > len(right) + 1:
-                right.insert(0, left.pop())
-            elif len(right) > len(left):
-                left.append(right.pop(0))
+        if middle:
+            balance()
     return grid
 
 
