@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from eller_stream._kernels import seed_key
+from eller_stream._rng import seed_key
 
 gt = importlib.import_module("eller_stream.growing_tree")  # the module, not the function
 

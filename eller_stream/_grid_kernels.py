@@ -55,7 +55,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ._kernels import _U64, _njit, _sel, mix64, random_bits
+from ._numba import _U64, _njit, _sel
+from ._rng import mix64, random_bits
 
 VISITED = 4
 # when a random pick's rank is drawn (part of the stream).  A rank drawn early

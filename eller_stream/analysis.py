@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _detour_kernels as dk
 from . import _grid_kernels as g
-from ._kernels import EAST, SOUTH
+from ._format import EAST, SOUTH
 from ._validate import check_int
 
 _UP, _DOWN = 0, 1  # directions, as the kernels number them (then west, east)

@@ -22,7 +22,8 @@ import os
 import numpy as np
 
 from . import _grid_kernels as g
-from ._kernels import kernel_errstate, seed_key
+from ._numba import kernel_errstate
+from ._rng import seed_key
 from ._validate import check_grid_buffer, check_int, check_seed
 
 __all__ = ["backtracker"]

@@ -40,7 +40,9 @@ from types import ModuleType
 import numpy as np
 
 from . import _grid_kernels as g
-from ._kernels import EAST, SOUTH, kernel_errstate, seed_key
+from ._format import EAST, SOUTH
+from ._numba import kernel_errstate
+from ._rng import seed_key
 from ._validate import check_grid_buffer, check_int, check_seed
 
 __all__ = ["STRATEGIES", "growing_tree", "parse_strategy"]

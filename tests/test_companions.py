@@ -61,7 +61,7 @@ def test_growing_tree_leaves_no_free_side(strategy, kernel):
     (The general kernel handles every mix; the public function gives
     oldest and newest/random mixes to kernels of their own.)"""
     from eller_stream import _grid_kernels as g
-    from eller_stream._kernels import seed_key
+    from eller_stream._rng import seed_key
     from eller_stream.growing_tree import _framed_work, _thresholds, parse_strategy
 
     w, h = 23, 17
