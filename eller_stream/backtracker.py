@@ -21,7 +21,7 @@ import os
 
 import numpy as np
 
-from . import _grid_kernels as g
+from ._backtracker_kernels import backtracker as backtracker_kernel
 from ._numba import kernel_errstate
 from ._rng import seed_key
 from ._validate import check_grid_buffer, check_int, check_seed
@@ -103,7 +103,7 @@ def backtracker(
             out = np.empty((height, width), np.uint8)
         out[...] = 0
     with kernel_errstate():
-        g.backtracker(out.reshape(-1), width, height, seed_key(seed))
+        backtracker_kernel(out.reshape(-1), width, height, seed_key(seed))
     if isinstance(out, np.memmap):
         out.flush()
     return out

@@ -35,11 +35,12 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import numpy as np
 
-from . import _grid_kernels as g
+from . import _growing_tree_fast as fast
+from . import _growing_tree_kernels as g
 from ._format import EAST, SOUTH
 from ._numba import kernel_errstate
 from ._rng import seed_key
@@ -102,7 +103,7 @@ def _framed_work(width: int, height: int) -> np.ndarray:
     """The zeroed maze inside a frame of one cell on each side, so that no
     step tests the bounds, where every cell has a free-side bit for each
     neighbour inside the maze (bits 4-7: north, south, west, east; see
-    ``_grid_kernels``), so that a cell tells its unvisited neighbours by
+    ``_growing_tree_kernels``), so that a cell tells its unvisited neighbours by
     itself."""
     work = np.zeros((height + 2, width + 2), np.uint8)
     free = np.uint8(0xF << g.FREE_SHIFT)
@@ -145,9 +146,17 @@ def growing_tree(
     work = _framed_work(width, height)
     active = np.empty(width * height + 1, np.int32)
     with kernel_errstate():
-        _run_kernel(g, work, active, width, height, seed_key(seed), weights)
+        _run_kernel(_KERNELS, work, active, width, height, seed_key(seed), weights)
     np.bitwise_and(work[1:-1, 1:-1], EAST | SOUTH, out=out)
     return out
+
+
+_KERNELS = SimpleNamespace(
+    growing_tree=g.growing_tree,
+    growing_tree_random=fast.growing_tree_random,
+    growing_tree_oldest=fast.growing_tree_oldest,
+    growing_tree_newest_random=fast.growing_tree_newest_random,
+)
 
 
 def _run_kernel(
@@ -161,7 +170,7 @@ def _run_kernel(
 ) -> None:
     """Build the maze in ``work`` (from :func:`_framed_work`) with the
     kernel of ``kernels`` that fits the weights.  ``kernels`` is
-    ``_grid_kernels``, or a copy of it that ``benchmarks/ab_growing_tree.py``
+    ``_KERNELS``, or a copy of it that ``benchmarks/ab_growing_tree.py``
     times against it."""
     flat = work.reshape(-1)
     if weights == RANDOM_ALONE:  # order does not matter: a faster kernel

@@ -35,7 +35,7 @@ def test_growing_tree_work_grid_notes_free_sides(w, h):
     """The framed copy the kernels work in: every cell of the maze has a bit
     for each neighbour inside the maze (bits 4-7: N, S, W, E), the frame none
     (every kernel, randomized Prim's too)."""
-    from eller_stream import _grid_kernels as g
+    from eller_stream import _growing_tree_kernels as g
     from eller_stream.growing_tree import _framed_work
 
     work = _framed_work(w, h)
@@ -60,7 +60,8 @@ def test_growing_tree_leaves_no_free_side(strategy, kernel):
     still claim an unvisited neighbour: the kernels kept the bits right.
     (The general kernel handles every mix; the public function gives
     oldest and newest/random mixes to kernels of their own.)"""
-    from eller_stream import _grid_kernels as g
+    from eller_stream import _growing_tree_fast as fast
+    from eller_stream import _growing_tree_kernels as g
     from eller_stream._rng import seed_key
     from eller_stream.growing_tree import _framed_work, _thresholds, parse_strategy
 
@@ -69,9 +70,9 @@ def test_growing_tree_leaves_no_free_side(strategy, kernel):
     active = np.empty(w * h + 1, np.int32)
     thresholds = _thresholds(parse_strategy(strategy))
     if kernel == "oldest":
-        g.growing_tree_oldest(work.reshape(-1), active, w, h, seed_key(4))
+        fast.growing_tree_oldest(work.reshape(-1), active, w, h, seed_key(4))
     elif kernel == "newest_random":
-        g.growing_tree_newest_random(work.reshape(-1), active, w, h, seed_key(4), thresholds[0])
+        fast.growing_tree_newest_random(work.reshape(-1), active, w, h, seed_key(4), thresholds[0])
     elif kernel == "general without blocks":  # each step hashes its own draw
         g.growing_tree(work.reshape(-1), active, w, h, seed_key(4), thresholds, None, None)
     else:  # with batches and blocks, whether or not the mix has random picks (the public
@@ -82,7 +83,7 @@ def test_growing_tree_leaves_no_free_side(strategy, kernel):
 
 
 def test_general_kernel_refuses_flags_it_cannot_run():
-    from eller_stream import _grid_kernels as g
+    from eller_stream import _growing_tree_kernels as g
     from eller_stream.growing_tree import _framed_work, _thresholds
 
     work = _framed_work(4, 4).reshape(-1)
