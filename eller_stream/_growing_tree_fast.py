@@ -1,5 +1,5 @@
 """Fast paths of Growing Tree: kernels for three cases that
-:func:`eller_stream._growing_tree_kernels.growing_tree` (the reference)
+:func:`eller_stream._growing_tree_kernels._growing_tree` (the reference)
 also handles, each the same mazes, step for step, in a loop that carries
 less:
 
@@ -84,7 +84,7 @@ def growing_tree_random(
     work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64
 ) -> None:
     """Growing Tree picking at random only (randomized Prim), in a framed
-    grid of free sides (see :func:`growing_tree`).
+    grid of free sides (see :func:`~eller_stream._growing_tree_kernels._growing_tree`).
 
     The active cells form a dense list (order does not matter): a dead end
     swaps the last cell into its slot.  Whether the picked cell can still
@@ -144,7 +144,7 @@ def growing_tree_oldest(
     work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64
 ) -> None:
     """Growing Tree picking the oldest cell (a queue), a cell at a time, in a
-    framed grid (see :func:`growing_tree`).
+    framed grid (see :func:`~eller_stream._growing_tree_kernels._growing_tree`).
 
     The oldest cell stays picked until it has no unvisited neighbour left,
     and nothing else moves meanwhile: so it carves to all of them, in an
@@ -231,7 +231,7 @@ def _carve_and_push(
 def growing_tree_newest_random(
     work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, newest: np.uint64
 ) -> None:
-    """:func:`growing_tree` for a mix of newest and random picks only (a
+    """:func:`~eller_stream._growing_tree_kernels._growing_tree` for a mix of newest and random picks only (a
     step picks the newest cell when the low 32 bits of its draw are below
     ``newest``): the same mazes, step for step, in a loop that carries
     less.  What it does differently:
@@ -247,7 +247,7 @@ def growing_tree_newest_random(
       pick, so that the branches of one do not disturb the predictions of
       the other (a newest cell always ends its part: it never leaves a
       tombstone);
-    - the steps run in batches, as in :func:`growing_tree`, each a loop of
+    - the steps run in batches, as in the reference kernel, each a loop of
       BATCH steps with no work for later steps in it;
     - a pushed cell fetches the rows ahead of it (:func:`_carve_and_push`),
       and a newest pick that reads the list fetches the rows of the cell
@@ -287,7 +287,7 @@ def growing_tree_newest_random(
         # random picks its rank among the cells listed now, and fetch its
         # slot; fetch the cells of batch k + 1's random picks (``waiting``:
         # a bit for each, by its place in the batch).  The same code is in
-        # growing_tree: an inline helper taking the arrays costs numba
+        # _growing_tree: an inline helper taking the arrays costs numba
         # reference counts at every batch (measured 1.10x the time; a plain
         # call, 1.13x)
         size = (g0 - head) + (tail - g1)

@@ -2,7 +2,7 @@
 
 ``eller_stream.growing_tree`` runs three cases on kernels of their own, the
 fast paths in ``_growing_tree_fast`` (random alone, oldest alone, mixes of
-newest and random); they build the same mazes as :func:`growing_tree`,
+newest and random); they build the same mazes as :func:`_growing_tree`,
 step for step, and the tests check that they do.
 
 Growing Tree works in a copy of the maze framed by a row and a column of
@@ -27,6 +27,8 @@ reads its draw rather than hashing it, and the branch is settled sooner.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ._cells import _carve
@@ -39,7 +41,7 @@ from ._rng import _below, _below_cells, mix64, random_bits
 # again, so that every pick is uniform over the cells listed at the pick, as
 # in the textbook (tests/test_texture.py checks the textures against it)
 BATCH = 32  # mixes draw BATCH steps at a time, two batches ahead; with random picks, a pick's
-# rank is drawn at the start of the batch two before its own (see growing_tree)
+# rank is drawn at the start of the batch two before its own (see _growing_tree)
 RING = 128  # the draws waiting for their step: a power of two, at least 3 * BATCH and RANDOM_AHEAD
 # Growing Tree's free-side bits: set while the neighbour that way is unvisited
 FREE_SHIFT = 4  # bits 4-7: north, south, west, east
@@ -194,7 +196,7 @@ def _balance_live(
 
 
 @_njit
-def growing_tree(
+def _growing_tree(
     work: np.ndarray,
     active: np.ndarray,
     width: int,
@@ -230,20 +232,20 @@ def growing_tree(
     that finds a tombstone removes it and picks again; with tombstones, the
     middle is that of the live cells (the parts are balanced by their live
     cells).  So each step picks as the textbook does, among the cells still
-    active.  (Random alone has its own kernel,
-    :func:`growing_tree_random`, and so have mixes of newest and random,
-    :func:`growing_tree_newest_random`.)  ``cumulative`` holds the weights [newest,
-    oldest, random, middle] as cumulative thresholds on 32 bits.  ``batches``
-    is True for a mix with random picks, None for one without: numba then
-    compiles a version with no batches at all, which measured 1.1-1.2x
-    faster for newest alone than one that skips them at run time.
-    ``blocks`` is True for a mix: the draws are made a batch at a time, two
-    batches ahead (SIMD), and a step reads its draw from the ring, so the
-    branch on the strategy, which the processor cannot predict in a mix,
-    is settled sooner (newest:50,oldest:50 measured 0.89x the time); None
-    for one strategy alone (``newest`` or ``middle``), where that branch is
-    always predicted and each step hashes its own draw (with blocks those
-    measured 1.03-1.04x the time).  ``batches=True`` needs ``blocks=True``.
+    active.  ``cumulative`` holds the weights [newest, oldest, random,
+    middle] as cumulative thresholds on 32 bits.
+
+    Call it through :func:`general_kernel`, which picks the compiled variant
+    for the mix.  ``batches`` and ``blocks`` are compile-time switches: True
+    compiles the code they guard in, None compiles it out (numba prunes the
+    branches on an argument typed None).  ``blocks``: the draws are made a
+    batch at a time, two batches ahead (SIMD), and a step reads its draw from
+    the ring, so the branch on the strategy, which the processor cannot
+    predict in a mix, is settled sooner; for one strategy alone that branch
+    is always predicted and each step hashes its own draw.  ``batches``: the
+    ranks of random picks are drawn ahead and their cells fetched; a version
+    without them is faster for the mixes that make no random pick.
+    ``batches=True`` needs ``blocks=True``.
     """
     key = _U64(key)
     stride = width + 2
@@ -400,3 +402,46 @@ def growing_tree(
             active[g0] = active[g1]
             g0 += 1
             g1 += 1
+
+
+# The compiled variants of the general kernel, and the factory that names them.
+GeneralKernel = Callable[[np.ndarray, np.ndarray, int, int, np.uint64, np.ndarray], None]
+
+
+@_njit
+def growing_tree_alone(
+    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, cumulative: np.ndarray
+) -> None:
+    """:func:`_growing_tree` for one strategy alone (``newest`` or ``middle``):
+    each step hashes its own draw, no batches."""
+    _growing_tree(work, active, width, height, key, cumulative, None, None)
+
+
+@_njit
+def growing_tree_mix(
+    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, cumulative: np.ndarray
+) -> None:
+    """:func:`_growing_tree` for a mix without random picks: the draws a
+    batch at a time, two batches ahead."""
+    _growing_tree(work, active, width, height, key, cumulative, None, True)
+
+
+@_njit
+def growing_tree_mix_random(
+    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, cumulative: np.ndarray
+) -> None:
+    """:func:`_growing_tree` for a mix with random picks: the draws and the
+    random picks' ranks ahead, the picked cells fetched meanwhile."""
+    _growing_tree(work, active, width, height, key, cumulative, True, True)
+
+
+def general_kernel(*, mix: bool, random_picks: bool) -> GeneralKernel:
+    """The compiled variant of the general kernel for a strategy: ``mix``
+    when it has two strategies or more, ``random_picks`` when one of them is
+    ``random``.  (Random alone has a kernel of its own in
+    ``_growing_tree_fast``; this one needs random picks in a mix.)"""
+    if random_picks and not mix:
+        raise ValueError("random picks (batches) need a mix's blocks: use growing_tree_random alone")
+    if random_picks:
+        return growing_tree_mix_random
+    return growing_tree_mix if mix else growing_tree_alone

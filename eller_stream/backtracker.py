@@ -22,7 +22,7 @@ import os
 import numpy as np
 
 from ._backtracker_kernels import backtracker as backtracker_kernel
-from ._numba import kernel_errstate
+from ._numba import call
 from ._rng import seed_key
 from ._validate import check_grid_buffer, check_int, check_seed
 
@@ -102,8 +102,7 @@ def backtracker(
         else:
             out = np.empty((height, width), np.uint8)
         out[...] = 0
-    with kernel_errstate():
-        backtracker_kernel(out.reshape(-1), width, height, seed_key(seed))
+    call(backtracker_kernel, out.reshape(-1), width, height, seed_key(seed))
     if isinstance(out, np.memmap):
         out.flush()
     return out

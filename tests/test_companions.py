@@ -74,10 +74,11 @@ def test_growing_tree_leaves_no_free_side(strategy, kernel):
     elif kernel == "newest_random":
         fast.growing_tree_newest_random(work.reshape(-1), active, w, h, seed_key(4), thresholds[0])
     elif kernel == "general without blocks":  # each step hashes its own draw
-        g.growing_tree(work.reshape(-1), active, w, h, seed_key(4), thresholds, None, None)
+        one_alone = g.general_kernel(mix=False, random_picks=False)
+        one_alone(work.reshape(-1), active, w, h, seed_key(4), thresholds)
     else:  # with batches and blocks, whether or not the mix has random picks (the public
         # function compiles the kernel without them where it can: the same mazes, as checked here)
-        g.growing_tree(work.reshape(-1), active, w, h, seed_key(4), thresholds, True, True)
+        g.general_kernel(mix=True, random_picks=True)(work.reshape(-1), active, w, h, seed_key(4), thresholds)
     assert (work[1:-1, 1:-1] >> g.FREE_SHIFT == 0).all()
     assert ((work[1:-1, 1:-1] & 3) == es.growing_tree(w, h, strategy, 4)).all()
 
@@ -88,10 +89,11 @@ def test_general_kernel_refuses_flags_it_cannot_run():
 
     work = _framed_work(4, 4).reshape(-1)
     thresholds = _thresholds({"random": 1.0})
-    with pytest.raises(ValueError, match="batches"):
-        g.growing_tree(work, np.empty(17, np.int32), 4, 4, np.uint64(1), thresholds, None, True)
+    with pytest.raises(ValueError, match="batches"):  # a mix's variant compiled without random picks
+        mix = g.general_kernel(mix=True, random_picks=False)
+        mix(work, np.empty(17, np.int32), 4, 4, np.uint64(1), thresholds)
     with pytest.raises(ValueError, match="blocks"):  # the batches' draws come from the blocks
-        g.growing_tree(work, np.empty(17, np.int32), 4, 4, np.uint64(1), thresholds, True, None)
+        g.general_kernel(mix=False, random_picks=True)
 
 
 @given(size=sizes, strategy=st.sampled_from(MIXES), seed=st.integers(0, 2**64 - 1))
