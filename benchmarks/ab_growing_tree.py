@@ -61,6 +61,8 @@ def main(argv: list[str]) -> None:
     strategy = argv[3] if len(argv) > 3 else "newest:90,random:10"
     rounds = int(argv[4]) if len(argv) > 4 else 5
     names = list(specs)
+    if len(set(names)) < len(names):
+        raise SystemExit("name each variant once (copy a tree to time it against itself)")
     with tempfile.TemporaryDirectory(prefix="ab_growing_tree_") as tmp:
         sys.path.insert(0, tmp)
         modules = {
