@@ -19,7 +19,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from eller_stream._kernels import random_bits, seed_key
+from eller_stream._rng import random_bits, seed_key
 
 SETS = 1024  # 512 KiB / 64 B / 8 ways
 WAYS = 8

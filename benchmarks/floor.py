@@ -7,7 +7,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from eller_stream._kernels import random_bits
+from eller_stream._rng import random_bits
 
 
 @numba.njit(cache=True, nogil=True, boundscheck=False)

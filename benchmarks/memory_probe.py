@@ -17,7 +17,7 @@ import time
 import numpy as np
 from numba import njit
 
-from eller_stream._grid_kernels import prefetch
+from eller_stream._numba import prefetch
 
 
 @njit(cache=True)

@@ -12,7 +12,7 @@ A maze row is a ``numpy.uint8`` array of shape ``(width,)``; a grid is
 ((3, 8), (8,))
 """
 
-from ._kernels import EAST, SOUTH
+from ._format import EAST, SOUTH
 from .analysis import detour, is_perfect, metrics, solve, suggest_endpoints, validate
 from .backtracker import backtracker
 from .banded import BandedStream, InfiniteMaze

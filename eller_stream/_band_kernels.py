@@ -29,22 +29,10 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ._kernels import (
-    _GOLDEN,
-    _LOW32,
-    _S32,
-    _U64,
-    EAST,
-    LR_PAD,
-    SOUTH,
-    _join,
-    _leave,
-    _njit,
-    _sel,
-    eller_rows,
-    mix64,
-    random_bits,
-)
+from ._eller_kernels import LR_PAD, _join, _leave, eller_rows
+from ._format import EAST, SOUTH
+from ._numba import _U64, _njit, _sel
+from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 # Indices into the thresholds array ``th`` (probabilities scaled to [0, 2**32]):
 TH_JOIN = 0  # east wall, rows 1 .. K-2

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import EAST, SOUTH, _njit
+from ._format import EAST, SOUTH
+from ._numba import _njit
 
 
 @_njit(inline="always")

@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from . import _detour_kernels as dk
-from . import _grid_kernels as g
-from ._kernels import EAST, SOUTH
+from . import _walk_kernels as wk
+from ._format import EAST, SOUTH
+from ._numba import call
 from ._validate import check_int
 
 _UP, _DOWN = 0, 1  # directions, as the kernels number them (then west, east)
@@ -83,7 +84,7 @@ def validate(grid: np.ndarray) -> list[str]:
     passages = int(np.count_nonzero(inner & EAST) + np.count_nonzero(inner & SOUTH))
     if passages != h * w - 1:
         problems.append(f"{passages} passages, a spanning tree of {h * w} cells has {h * w - 1}")
-    reached = int(g.bfs_farthest(_walk_cells(inner), np.empty(h * w + 4, np.int32), w, h, 0, 0)[2])
+    reached = int(call(wk.bfs_farthest, _walk_cells(inner), np.empty(h * w + 4, np.int32), w, h, 0, 0)[2])
     if reached != h * w:
         problems.append(f"not connected: {reached} of {h * w} cells reachable from (0, 0)")
     return problems
@@ -118,17 +119,17 @@ def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.
     ey, ex = _check_cell("end", end, grid.shape)
     source, target = sy * w + sx, ey * w + ex
     mark = np.empty(grid.size + 1, np.uint8)  # passage masks, then the walk's marks
-    g.passage_masks(grid, mark[:-1], np.zeros(16, np.int64))
-    reached = g.tree_walk(mark, w, source, target)
+    call(wk.passage_masks, grid, mark[:-1], np.zeros(16, np.int64))
+    reached = call(wk.tree_walk, mark, w, source, target)
     shift, bias = 4, 1
     if reached < 0:  # a loop: walk again, marking the cells seen
         mark = _walk_cells(grid)
-        reached = g.walk(mark, w, h, source, target, 0)[0]
-        shift, bias = g.PARENT_SHIFT, 0
+        reached = call(wk.walk, mark, w, h, source, target, 0)[0]
+        shift, bias = wk.PARENT_SHIFT, 0
     if not reached:
         raise ValueError(f"end {(ey, ex)} cannot be reached from start {(sy, sx)}")
-    out = np.empty((g.path_length(mark, w, source, target, shift, bias), 2), np.int64)
-    g.path_from_parents(mark, w, source, target, shift, bias, out)
+    out = np.empty((call(wk.path_length, mark, w, source, target, shift, bias), 2), np.int64)
+    call(wk.path_from_parents, mark, w, source, target, shift, bias, out)
     return out
 
 
@@ -137,7 +138,7 @@ def _masks(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cells with each of the 16 masks."""
     masks = np.empty(grid.size, np.uint8)
     counts = np.zeros(16, np.int64)
-    g.passage_masks(grid, masks, counts)
+    call(wk.passage_masks, grid, masks, counts)
     return masks, counts
 
 
@@ -153,9 +154,9 @@ def _farthest(
     found = None
     if grid.size < 2**30:
         back = _UP if source < w else _DOWN  # a direction without a passage
-        found = g.tree_distances(masks, queue, w, source, back, row, row_depth, tree)
+        found = call(wk.tree_distances, masks, queue, w, source, back, row, row_depth, tree)
     if found is None or not found[1]:  # a loop (or a huge grid): mark the cells reached
-        x, distance, _ = g.bfs_farthest(_walk_cells(grid), queue.view(np.int32), w, h, source, row)
+        x, distance, _ = call(wk.bfs_farthest, _walk_cells(grid), queue.view(np.int32), w, h, source, row)
         return int(x), int(distance), False
     x = int(np.argmax(row_depth[:w]))  # the leftmost of the farthest
     return (x if row_depth[x] >= 0 else -1), int(row_depth[x]), int(found[0]) == h * w
@@ -274,5 +275,5 @@ def detour(grid: np.ndarray) -> np.ndarray:
     grid = _check_grid(grid)
     out = np.empty(grid.shape[0] - 1, np.int64)
     if out.size:
-        dk.detour_rows(grid, out)
+        call(dk.detour_rows, grid, out)
     return out

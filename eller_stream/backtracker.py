@@ -21,8 +21,9 @@ import os
 
 import numpy as np
 
-from . import _grid_kernels as g
-from ._kernels import kernel_errstate, seed_key
+from ._backtracker_kernels import backtracker as backtracker_kernel
+from ._numba import call
+from ._rng import seed_key
 from ._validate import check_grid_buffer, check_int, check_seed
 
 __all__ = ["backtracker"]
@@ -101,8 +102,7 @@ def backtracker(
         else:
             out = np.empty((height, width), np.uint8)
         out[...] = 0
-    with kernel_errstate():
-        g.backtracker(out.reshape(-1), width, height, seed_key(seed))
+    call(backtracker_kernel, out.reshape(-1), width, height, seed_key(seed))
     if isinstance(out, np.memmap):
         out.flush()
     return out

@@ -25,7 +25,10 @@ import numba
 import numpy as np
 
 from . import _band_kernels as bk
-from . import _kernels as k
+from . import _eller_kernels as k
+from ._eller_kernels import LR_PAD
+from ._numba import call
+from ._rng import seed_key, threshold
 from ._validate import (
     MAX_WIDTH,
     SEED_LIMIT,
@@ -63,11 +66,11 @@ FIRST_OPEN = 0.6
 def _thresholds(horizontal: float, vertical: float, doors: float) -> np.ndarray:
     """The kernels' thresholds array (``_band_kernels.TH_*``)."""
     th = np.empty(bk.N_THRESHOLDS, np.uint64)
-    th[bk.TH_JOIN] = k.threshold(horizontal)
-    th[bk.TH_OPEN] = k.threshold(vertical)
-    th[bk.TH_DOOR] = k.threshold(doors)
-    th[bk.TH_JOIN_FIRST] = k.threshold(horizontal * FIRST_JOIN)
-    th[bk.TH_OPEN_FIRST] = k.threshold(vertical * FIRST_OPEN)
+    th[bk.TH_JOIN] = threshold(horizontal)
+    th[bk.TH_OPEN] = threshold(vertical)
+    th[bk.TH_DOOR] = threshold(doors)
+    th[bk.TH_JOIN_FIRST] = threshold(horizontal * FIRST_JOIN)
+    th[bk.TH_OPEN_FIRST] = threshold(vertical * FIRST_OPEN)
     return th
 
 
@@ -139,7 +142,7 @@ class InfiniteMaze:
         self._horizontal = check_probability("horizontal", horizontal)
         self._vertical = check_probability("vertical", vertical)
         self._doors = _check_doors(doors)
-        self._key = k.seed_key(self._seed)
+        self._key = seed_key(self._seed)
         self._th = _thresholds(self._horizontal, self._vertical, self._doors)
 
     # -- public attributes -------------------------------------------------
@@ -229,14 +232,13 @@ class InfiniteMaze:
         else:
             check_grid_buffer("out", out, (n, self._width))
         band0, first = divmod(start, self._band)
-        args = (out, self._key, np.uint64(band0 & _MASK64), first, self._band, self._th)
+        band0_u64 = np.uint64(band0 & _MASK64)
         n_bands = (first + n + self._band - 1) // self._band
-        with k.kernel_errstate():
-            if n_bands > 1 and out.size >= _PARALLEL_CELLS and numba.get_num_threads() > 1:
-                with _parallel_lock:
-                    bk.band_rows_parallel(*args)
-            else:
-                bk.band_rows(*args)
+        if n_bands > 1 and out.size >= _PARALLEL_CELLS and numba.get_num_threads() > 1:
+            with _parallel_lock:
+                call(bk.band_rows_parallel, out, self._key, band0_u64, first, self._band, self._th)
+        else:
+            call(bk.band_rows, out, self._key, band0_u64, first, self._band, self._th)
         return out
 
     def __getitem__(self, index: int | slice) -> np.ndarray:
@@ -355,7 +357,7 @@ class BandedStream(Iterator[np.ndarray]):
         return self._gen[0] - self._block.shape[0] + self._pos
 
     def _identity(self) -> np.ndarray:
-        return np.arange(self.width + k.LR_PAD, dtype=np.int32)
+        return np.arange(self.width + LR_PAD, dtype=np.int32)
 
     def _run(
         self, state: tuple[int, np.ndarray, np.ndarray], out: np.ndarray
@@ -369,10 +371,9 @@ class BandedStream(Iterator[np.ndarray]):
         left, right = left.copy(), right.copy()
         band, y = divmod(row, self._maze.band)
         key, th = self._maze._kernel_args()
-        with k.kernel_errstate():
-            bk.band_stream_rows(
-                left, right, out, key, np.uint64(band & _MASK64), y, self._maze.band, th, *self._scratch
-            )
+        doors, parent = self._scratch
+        band_u64 = np.uint64(band & _MASK64)
+        call(bk.band_stream_rows, left, right, out, key, band_u64, y, self._maze.band, th, doors, parent)
         return end, left, right
 
     def _state_at(self, row: int) -> tuple[int, np.ndarray, np.ndarray]:
@@ -454,8 +455,7 @@ class BandedStream(Iterator[np.ndarray]):
             _row, left, right = self._state_now()
             left, right = left.copy(), right.copy()
             row = np.empty(self.width, np.uint8)
-            with k.kernel_errstate():
-                k.eller_close(left, right, row)
+            call(k.eller_close, left, right, row)
             self._closed = True
             return row
 

@@ -35,12 +35,14 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping
-from types import ModuleType
 
 import numpy as np
 
-from . import _grid_kernels as g
-from ._kernels import EAST, SOUTH, kernel_errstate, seed_key
+from . import _growing_tree_fast as fast
+from . import _growing_tree_kernels as g
+from ._format import EAST, SOUTH
+from ._numba import call
+from ._rng import seed_key
 from ._validate import check_grid_buffer, check_int, check_seed
 
 __all__ = ["STRATEGIES", "growing_tree", "parse_strategy"]
@@ -100,7 +102,7 @@ def _framed_work(width: int, height: int) -> np.ndarray:
     """The zeroed maze inside a frame of one cell on each side, so that no
     step tests the bounds, where every cell has a free-side bit for each
     neighbour inside the maze (bits 4-7: north, south, west, east; see
-    ``_grid_kernels``), so that a cell tells its unvisited neighbours by
+    ``_growing_tree_kernels``), so that a cell tells its unvisited neighbours by
     itself."""
     work = np.zeros((height + 2, width + 2), np.uint8)
     free = np.uint8(0xF << g.FREE_SHIFT)
@@ -142,14 +144,12 @@ def growing_tree(
         out = np.empty((height, width), np.uint8)
     work = _framed_work(width, height)
     active = np.empty(width * height + 1, np.int32)
-    with kernel_errstate():
-        _run_kernel(g, work, active, width, height, seed_key(seed), weights)
+    _run_kernel(work, active, width, height, seed_key(seed), weights)
     np.bitwise_and(work[1:-1, 1:-1], EAST | SOUTH, out=out)
     return out
 
 
 def _run_kernel(
-    kernels: ModuleType,
     work: np.ndarray,
     active: np.ndarray,
     width: int,
@@ -157,19 +157,16 @@ def _run_kernel(
     key: np.uint64,
     weights: dict[str, float],
 ) -> None:
-    """Build the maze in ``work`` (from :func:`_framed_work`) with the
-    kernel of ``kernels`` that fits the weights.  ``kernels`` is
-    ``_grid_kernels``, or a copy of it that ``benchmarks/ab_growing_tree.py``
-    times against it."""
+    """Build the maze in ``work`` (from :func:`_framed_work`) with the kernel
+    that fits the weights: a fast path of ``_growing_tree_fast`` where there
+    is one, else the general kernel compiled for the mix."""
     flat = work.reshape(-1)
     if weights == RANDOM_ALONE:  # order does not matter: a faster kernel
-        kernels.growing_tree_random(flat, active, width, height, key)
+        call(fast.growing_tree_random, flat, active, width, height, key)
     elif weights == {"oldest": 1.0}:  # a breadth-first search: a faster kernel
-        kernels.growing_tree_oldest(flat, active, width, height, key)
+        call(fast.growing_tree_oldest, flat, active, width, height, key)
     elif weights.keys() == {"newest", "random"}:  # the same steps in a leaner loop
-        kernels.growing_tree_newest_random(flat, active, width, height, key, _thresholds(weights)[0])
+        call(fast.growing_tree_newest_random, flat, active, width, height, key, _thresholds(weights)[0])
     else:
-        # None: compiled without them (see the kernel)
-        batches = True if "random" in weights else None
-        blocks = True if len(weights) > 1 else None
-        kernels.growing_tree(flat, active, width, height, key, _thresholds(weights), batches, blocks)
+        kernel = g.general_kernel(mix=len(weights) > 1, random_picks="random" in weights)
+        call(kernel, flat, active, width, height, key, _thresholds(weights))

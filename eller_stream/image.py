@@ -28,7 +28,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ._kernels import EAST, SOUTH
+from ._format import EAST, SOUTH
 from ._validate import check_int
 from .analysis import solve, suggest_endpoints
 from .render import check_rows

@@ -42,7 +42,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ._kernels import EAST, SOUTH
+from ._format import EAST, SOUTH
 from ._validate import check_width
 
 __all__ = [

@@ -17,7 +17,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from . import _kernels as k
+from . import _warm
+from ._eller_kernels import LR_PAD, eller_close, eller_rows, is_noncrossing_partition
+from ._format import EAST, SOUTH
+from ._numba import call
+from ._rng import seed_key, threshold
 from ._validate import (
     MAX_WIDTH,
     SEED_LIMIT,
@@ -82,12 +86,12 @@ class EllerStream(Iterator[np.ndarray]):
         self._seed = check_seed(seed)
         self._horizontal = check_probability("horizontal", horizontal)
         self._vertical = check_probability("vertical", vertical)
-        self._key = k.seed_key(self._seed)
-        self._join_below = k.threshold(self._horizontal)
-        self._open_below = k.threshold(self._vertical)
-        self._left = np.empty(self._width + k.LR_PAD, np.int32)
-        self._right = np.empty(self._width + k.LR_PAD, np.int32)
-        self._left[:] = self._right[:] = np.arange(self._width + k.LR_PAD, dtype=np.int32)  # sets of one
+        self._key = seed_key(self._seed)
+        self._join_below = threshold(self._horizontal)
+        self._open_below = threshold(self._vertical)
+        self._left = np.empty(self._width + LR_PAD, np.int32)
+        self._right = np.empty(self._width + LR_PAD, np.int32)
+        self._left[:] = self._right[:] = np.arange(self._width + LR_PAD, dtype=np.int32)  # sets of one
         self._generated = 0  # rows the kernel state has produced
         self._rows_emitted = 0
         self._closed = False
@@ -140,8 +144,11 @@ class EllerStream(Iterator[np.ndarray]):
     def _generate(self, out: np.ndarray) -> None:
         """Run the kernel from its current state into ``out`` (rows, width)."""
         counter = np.uint64((self._generated * self._width) & _MASK64)
-        args = (self._left, self._right, out, self._key, counter, self._join_below, self._open_below)
-        k.run("eller_rows", out.size, *args)
+        _warm.run(
+            eller_rows,
+            out.size,
+            self._left, self._right, out, self._key, counter, self._join_below, self._open_below,
+        )  # fmt: skip
         self._generated += out.shape[0]
 
     def _sync(self) -> None:
@@ -183,7 +190,7 @@ class EllerStream(Iterator[np.ndarray]):
             raise StopIteration
         self._snapshot = (self._left.copy(), self._right.copy())
         # the first row of a process comes without waiting for numba's set-up
-        rows = 1 if k.interpretable("eller_rows", self._width) else self._block_rows
+        rows = 1 if _warm.interpretable(eller_rows, self._width) else self._block_rows
         block = np.empty((rows, self._width), np.uint8)
         self._generate(block)
         self._block = block
@@ -236,7 +243,7 @@ class EllerStream(Iterator[np.ndarray]):
         self._check_open("finish")
         self._sync()
         row = np.empty(self._width, np.uint8)
-        k.run("eller_close", self._width, self._left, self._right, row)
+        _warm.run(eller_close, self._width, self._left, self._right, row)
         self._closed = True
         self._rows_emitted += 1
         return row
@@ -296,7 +303,7 @@ class EllerStream(Iterator[np.ndarray]):
             raise ValueError("checkpoint data is corrupt (row sets out of range)")
         right = np.empty(width, np.int32)
         right[left] = np.arange(width, dtype=np.int32)
-        if not k.is_noncrossing_partition(left, right):
+        if not call(is_noncrossing_partition, left, right):
             raise ValueError("checkpoint data is corrupt (row sets are not a valid Eller state)")
         stream = cls(width, seed, h, v)
         stream._left[:width] = left
@@ -338,4 +345,4 @@ def count_passages(grid: np.ndarray) -> int:
     3
     """
     grid = np.asarray(grid)
-    return int(np.count_nonzero(grid & k.EAST) + np.count_nonzero(grid & k.SOUTH))
+    return int(np.count_nonzero(grid & EAST) + np.count_nonzero(grid & SOUTH))

@@ -35,7 +35,7 @@ def test_growing_tree_work_grid_notes_free_sides(w, h):
     """The framed copy the kernels work in: every cell of the maze has a bit
     for each neighbour inside the maze (bits 4-7: N, S, W, E), the frame none
     (every kernel, randomized Prim's too)."""
-    from eller_stream import _grid_kernels as g
+    from eller_stream import _growing_tree_kernels as g
     from eller_stream.growing_tree import _framed_work
 
     work = _framed_work(w, h)
@@ -60,8 +60,9 @@ def test_growing_tree_leaves_no_free_side(strategy, kernel):
     still claim an unvisited neighbour: the kernels kept the bits right.
     (The general kernel handles every mix; the public function gives
     oldest and newest/random mixes to kernels of their own.)"""
-    from eller_stream import _grid_kernels as g
-    from eller_stream._kernels import seed_key
+    from eller_stream import _growing_tree_fast as fast
+    from eller_stream import _growing_tree_kernels as g
+    from eller_stream._rng import seed_key
     from eller_stream.growing_tree import _framed_work, _thresholds, parse_strategy
 
     w, h = 23, 17
@@ -69,28 +70,30 @@ def test_growing_tree_leaves_no_free_side(strategy, kernel):
     active = np.empty(w * h + 1, np.int32)
     thresholds = _thresholds(parse_strategy(strategy))
     if kernel == "oldest":
-        g.growing_tree_oldest(work.reshape(-1), active, w, h, seed_key(4))
+        fast.growing_tree_oldest(work.reshape(-1), active, w, h, seed_key(4))
     elif kernel == "newest_random":
-        g.growing_tree_newest_random(work.reshape(-1), active, w, h, seed_key(4), thresholds[0])
+        fast.growing_tree_newest_random(work.reshape(-1), active, w, h, seed_key(4), thresholds[0])
     elif kernel == "general without blocks":  # each step hashes its own draw
-        g.growing_tree(work.reshape(-1), active, w, h, seed_key(4), thresholds, None, None)
+        one_alone = g.general_kernel(mix=False, random_picks=False)
+        one_alone(work.reshape(-1), active, w, h, seed_key(4), thresholds)
     else:  # with batches and blocks, whether or not the mix has random picks (the public
         # function compiles the kernel without them where it can: the same mazes, as checked here)
-        g.growing_tree(work.reshape(-1), active, w, h, seed_key(4), thresholds, True, True)
+        g.general_kernel(mix=True, random_picks=True)(work.reshape(-1), active, w, h, seed_key(4), thresholds)
     assert (work[1:-1, 1:-1] >> g.FREE_SHIFT == 0).all()
     assert ((work[1:-1, 1:-1] & 3) == es.growing_tree(w, h, strategy, 4)).all()
 
 
 def test_general_kernel_refuses_flags_it_cannot_run():
-    from eller_stream import _grid_kernels as g
+    from eller_stream import _growing_tree_kernels as g
     from eller_stream.growing_tree import _framed_work, _thresholds
 
     work = _framed_work(4, 4).reshape(-1)
     thresholds = _thresholds({"random": 1.0})
-    with pytest.raises(ValueError, match="batches"):
-        g.growing_tree(work, np.empty(17, np.int32), 4, 4, np.uint64(1), thresholds, None, True)
+    with pytest.raises(ValueError, match="batches"):  # a mix's variant compiled without random picks
+        mix = g.general_kernel(mix=True, random_picks=False)
+        mix(work, np.empty(17, np.int32), 4, 4, np.uint64(1), thresholds)
     with pytest.raises(ValueError, match="blocks"):  # the batches' draws come from the blocks
-        g.growing_tree(work, np.empty(17, np.int32), 4, 4, np.uint64(1), thresholds, True, None)
+        g.general_kernel(mix=False, random_picks=True)
 
 
 @given(size=sizes, strategy=st.sampled_from(MIXES), seed=st.integers(0, 2**64 - 1))

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import eller_stream as es
-from eller_stream import _grid_kernels as g
+from eller_stream import _cells as g
+from eller_stream import _rng
 
 
 @numba.njit
@@ -54,7 +55,7 @@ def test_row_of_is_exact_for_64_bit_cell_indices():
 def _cells_below(draws, n):
     out = np.empty(draws.shape[0], np.int64)
     for k in range(draws.shape[0]):
-        out[k] = g._below_cells(draws[k], n)
+        out[k] = _rng._below_cells(draws[k], n)
     return out
 
 

@@ -83,7 +83,8 @@ FIRST_ROWS_SCRIPT = r"""
 import hashlib, json
 import numpy as np
 import eller_stream as es
-from eller_stream import _kernels as k
+from eller_stream import _eller_kernels as k
+from eller_stream import _warm
 
 def digest(s):
     rows = [next(s) for _ in range(12)] + list(s.take(40)) + [s.finish()]
@@ -95,7 +96,7 @@ row = next(first)  # the process's first row: plain Python, numba not set up
 interpreted_first = not k.eller_rows.signatures
 rest = [next(first) for _ in range(11)] + list(first.take(40)) + [first.finish()]
 mixed = hashlib.sha256(np.array([row] + rest).tobytes()).hexdigest()
-k._interpret_budget[0] = 0  # from now on, compiled only
+_warm._interpret_budget[0] = 0  # from now on, compiled only
 compiled = digest(es.EllerStream(80, seed=5))
 print(json.dumps({"before": before, "interpreted_first": interpreted_first,
                   "loaded_after": bool(k.eller_rows.signatures), "mixed": mixed, "compiled": compiled}))

@@ -1,117 +1,18 @@
-"""Numba kernels: every per-cell loop of the package lives here.
+"""Eller's algorithm: the kernel behind :class:`~eller_stream.EllerStream`
+(and, through the banded kernels, :class:`~eller_stream.InfiniteMaze`).
 
-The public modules validate their arguments, then call these functions.
-Nothing here checks its inputs; callers must pass arrays of the right
-dtype, shape and contents.
-
-Random numbers come from a counter-based generator (the SplitMix64
-finaliser applied to ``key + counter * GOLDEN``): cell ``i`` of a stream
-always sees the same 64 random bits, whichever way the rows are chunked,
-and no generator state other than the counter needs to be saved.
-
-The kernels also run as plain Python (``NUMBA_DISABLE_JIT=1``); they then
-use numpy scalars and must be called inside :func:`kernel_errstate`, which
-silences numpy's warnings about the (intended) uint64 wrap-around.
+Cell ``i`` of a stream uses the random bits ``random_bits(key, i)`` (see
+``_rng``): the low 32 bits decide its east wall, the high 32 bits its south
+wall, so the rows are the same whichever way they are chunked.
 """
 
 from __future__ import annotations
 
-import contextlib
-import sys
-import types
-
-import numba
 import numpy as np
 
-EAST = 1
-SOUTH = 2
-
-_U64 = np.uint64
-_GOLDEN = _U64(0x9E3779B97F4A7C15)
-_MIX1 = _U64(0xBF58476D1CE4E5B9)
-_MIX2 = _U64(0x94D049BB133111EB)
-_LOW32 = _U64(0xFFFFFFFF)
-_S30 = _U64(30)
-_S27 = _U64(27)
-_S31 = _U64(31)
-_S32 = _U64(32)
-
-
-_NO_CACHE_NOTE = (
-    "eller_stream: note: numba cannot write its cache of compiled kernels here (no writable "
-    "__pycache__ beside the package, user cache folder or NUMBA_CACHE_DIR): the kernels are "
-    "compiled without it, in each process; set NUMBA_CACHE_DIR to a writable folder to keep them"
-)
-_no_cache_noted = [False]
-
-
-def _njit(*args, **kwargs):
-    """numba.njit with the package's settings (cache, nogil, no bounds checks);
-    other numba options (``parallel=True``, ``inline=...``) pass through.
-
-    Where numba finds nowhere to write its cache (a read-only install with
-    an unwritable home), ``cache=True`` fails at decoration time ("no
-    locator available"): the kernel is then compiled without the cache, and
-    a note says so on stderr, once per process."""
-    options = {"cache": True, "nogil": True, "boundscheck": False, **kwargs}
-
-    def decorate(func):  # type: ignore[no-untyped-def]
-        if options["cache"]:
-            try:
-                return numba.njit(**options)(func)
-            except RuntimeError as exc:
-                if "no locator available" not in str(exc):
-                    raise
-            if not _no_cache_noted[0]:
-                _no_cache_noted[0] = True
-                print(_NO_CACHE_NOTE, file=sys.stderr)
-        return numba.njit(**{**options, "cache": False})(func)
-
-    if args and callable(args[0]):
-        return decorate(args[0])
-    return decorate
-
-
-def kernel_errstate() -> contextlib.AbstractContextManager[object]:
-    """Context for calling kernels: silences uint64 overflow warnings when
-    the kernels run as plain Python; does nothing when they are compiled."""
-    if numba.config.DISABLE_JIT:
-        return np.errstate(over="ignore")
-    return contextlib.nullcontext()
-
-
-def threshold(p: float) -> np.uint64:
-    """A probability as a threshold on 32 random bits (1.0 -> 2**32: always)."""
-    return np.uint64(round(p * 2**32))
-
-
-@_njit
-def mix64(z: np.uint64) -> np.uint64:
-    """SplitMix64 finaliser: a bijective 64-bit hash."""
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-def _mix64_int(z: int) -> int:
-    """mix64 on Python ints (for the few calls made outside kernels)."""
-    mask = 2**64 - 1
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-    return z ^ (z >> 31)
-
-
-def seed_key(seed: int) -> np.uint64:
-    """Turn a user seed into the generator key.  Plain Python, so that a new
-    stream does not have to load a compiled function before its first row."""
-    return np.uint64(_mix64_int(_mix64_int((int(seed) + 0x9E3779B97F4A7C15) & (2**64 - 1)) ^ 0x656C6C6572))
-
-
-@_njit(inline="always")
-def random_bits(key: np.uint64, counter: np.uint64) -> np.uint64:
-    """The 64 random bits of cell number ``counter`` of the stream ``key``."""
-    return mix64(_U64(key) + _U64(counter) * _GOLDEN)
-
+from ._format import EAST
+from ._numba import _U64, _njit, _sel
+from ._rng import _LOW32, _S32, random_bits
 
 # ---------------------------------------------------------------------------
 # Eller's algorithm
@@ -136,12 +37,6 @@ def random_bits(key: np.uint64, counter: np.uint64) -> np.uint64:
 # ---------------------------------------------------------------------------
 
 LR_PAD = 3
-
-
-@_njit(inline="always")
-def _sel(c: int, a: int, b: int) -> int:
-    """``a if c else b`` for c in {0, 1}, without a branch."""
-    return b ^ ((a ^ b) & -c)
 
 
 @_njit(inline="always")
@@ -290,48 +185,3 @@ def is_noncrossing_partition(left: np.ndarray, right: np.ndarray) -> bool:
             stack[depth] = right[x]
             depth += 1
     return depth == 0
-
-
-# ---------------------------------------------------------------------------
-# Before the first compiled call in a process, numba spends ~0.3-0.45 s
-# setting itself up (its typing and lowering registries), even to load a
-# cached kernel.  A stream's first small block does not need to wait for
-# that: the same kernels run as plain Python (the code the tests check
-# against the compiled one with NUMBA_DISABLE_JIT) give the same rows.
-# ---------------------------------------------------------------------------
-
-INTERPRET_CELLS = 1024  # cells run as plain Python at most, per process (~25 us a cell)
-_interpret_budget = [INTERPRET_CELLS]
-
-
-def _interpreted_kernels() -> dict[str, object]:
-    """Plain-Python twins of this module's kernels, calling each other."""
-    env = dict(globals())
-    for name, value in globals().items():
-        func = getattr(value, "py_func", None)
-        if func is not None:
-            env[name] = types.FunctionType(
-                func.__code__, env, func.__name__, func.__defaults__, func.__closure__
-            )
-    return env
-
-
-_INTERPRETED = _interpreted_kernels()
-
-
-def interpretable(name: str, cells: int) -> bool:
-    """Would :func:`run` do a job of ``cells`` cells as plain Python?  Only
-    while numba has not loaded kernel ``name`` in this process, and only for
-    the first :data:`INTERPRET_CELLS` cells of the process: after that, numba
-    sets itself up once and the compiled kernels take over."""
-    return not numba.config.DISABLE_JIT and not globals()[name].signatures and cells <= _interpret_budget[0]
-
-
-def run(name: str, cells: int, *args: object) -> object:
-    """Call kernel ``name`` on a job of ``cells`` cells (see :func:`interpretable`)."""
-    if interpretable(name, cells):
-        _interpret_budget[0] -= cells
-        with np.errstate(over="ignore"):
-            return _INTERPRETED[name](*args)
-    with kernel_errstate():
-        return globals()[name](*args)
