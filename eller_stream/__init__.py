@@ -21,7 +21,8 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing (see eller_stream._entry)
 
 # Public name -> the module that defines it.  To export a new name, add it
 # here and to the TYPE_CHECKING import below (tests/test_package.py checks
@@ -69,7 +70,7 @@ __all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

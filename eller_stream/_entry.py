@@ -11,7 +11,7 @@ from __future__ import annotations
 import signal
 import sys
 
-_STOPPING = (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None))
+_STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 class _Stop(BaseException):
@@ -26,17 +26,23 @@ def _stop(signum: int, frame: object) -> None:
 
 def run() -> None:
     """Run the command: ``eller-stream ...`` and ``python -m eller_stream ...``."""
+    # While the package loads, a signal only sets a flag: an exception raised
+    # inside an import could be caught (and lost) by the code being imported.
+    pending: list[int] = []
     for signum in _STOPPING:
-        if signum is not None:
+        signal.signal(signum, lambda signum, frame: pending.append(signum))
+    from .cli import main
+
+    if pending:
+        sys.exit(128 + pending[0])
+    # From here until the command installs its own handling, Ctrl-C is a
+    # KeyboardInterrupt (main() ends quietly on it), SIGTERM/SIGHUP a _Stop.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for signum in _STOPPING:
+        if signum != signal.SIGINT:
             signal.signal(signum, _stop)
     try:
-        from .cli import main
-    except (_Stop, KeyboardInterrupt) as exc:
-        sys.exit(128 + (exc.signum if isinstance(exc, _Stop) else signal.SIGINT))
-    # the command installs its own handlers; until then Ctrl-C is a KeyboardInterrupt
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
         code = main()
-    except _Stop as exc:  # SIGTERM or SIGHUP before the command took over its handling
+    except _Stop as exc:
         code = 128 + exc.signum
     sys.exit(code)

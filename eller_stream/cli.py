@@ -7,6 +7,7 @@ The bare command streams; other subcommands may be added in front of it
 from __future__ import annotations
 
 import argparse
+import errno
 import glob
 import hashlib
 import math
@@ -443,11 +444,11 @@ def _stream(plan: dict, save_path: str | None, out: BinaryIO, interrupt: _Interr
     done = 0
     started = time.monotonic()
     try:
-        out.write(renderer.start())
+        _write_out(out, renderer.start())
         while not interrupt.hit and (target is None or done < target):
             n = chunk if target is None else min(chunk, target - done)
             block = stream.take(n, out=buf[:n])
-            out.write(renderer.rows(block))
+            _write_out(out, renderer.rows(block))
             out.flush()
             done += n
             if save_path:
@@ -462,13 +463,13 @@ def _stream(plan: dict, save_path: str | None, out: BinaryIO, interrupt: _Interr
                 _save_state(save_path, saved_before_block)
             except OSError as exc:
                 # No state: close the maze instead, so that what was written is complete.
-                out.write(renderer.close(stream.finish()))
+                _write_out(out, renderer.close(stream.finish()))
                 out.flush()
                 raise OutputError(f"--save-state: cannot save the state: {_os_message(exc)}") from None
         else:
             # On a terminal, "\r" puts the closing row over the "^C" it echoed.
             erase = b"\r" if interrupt.hit and plan["tty"] and plan["style"] != "raw" else b""
-            out.write(erase + renderer.close(stream.finish()))
+            _write_out(out, erase + renderer.close(stream.finish()))
         out.flush()
     except BrokenPipeError:
         # The reader went away: stop quietly.
@@ -484,6 +485,18 @@ def _stream(plan: dict, save_path: str | None, out: BinaryIO, interrupt: _Interr
             _save_or_fail(save_path, saved_before_block)
         raise OutputError(f"cannot write to standard output: {_os_message(exc)}") from None
     return 128 + interrupt.signum if interrupt.hit else 0
+
+
+def _write_out(out: BinaryIO, data: bytes) -> None:
+    """Write all of ``data``: an unbuffered stdout (``python -u``,
+    PYTHONUNBUFFERED) may take part of it (a full disk, a signal during a
+    write to a pipe) and say so only by the count it returns."""
+    view = memoryview(data)
+    while view:
+        n = out.write(view)
+        if n is None:  # a non-blocking descriptor that is full
+            raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+        view = view[n:]
 
 
 def _silence(out: BinaryIO) -> None:
@@ -740,7 +753,7 @@ def render_main(argv: Sequence[str]) -> int:
             cell=cell,
             wall=wall,
             progress=progress,
-            text={"Software": f"{PROG} {_version()}", "Description": description},
+            text={"Description": description},
         )
         return 0
     if args.algorithm == "eller":
@@ -759,12 +772,6 @@ def render_main(argv: Sequence[str]) -> int:
         description=description,
     )
     return 0
-
-
-def _version() -> str:
-    from . import __version__
-
-    return __version__
 
 
 SUBCOMMANDS = {"compare": compare_main, "render": render_main}
