@@ -18,7 +18,6 @@ are needed: the command installs its signal handling first.
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 
@@ -74,6 +73,8 @@ def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib  # here, not at the top: see eller_stream._entry
+
     value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value  # later lookups skip this function
     return value

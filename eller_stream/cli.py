@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from types import FrameType
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 import numpy as np
 
@@ -354,7 +354,7 @@ class _Interrupt:
 
     def __init__(self) -> None:
         self.hit = False
-        self.signum = signal.SIGINT
+        self.signum: int = signal.SIGINT
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         if not self.hit:
@@ -499,7 +499,7 @@ def _write_out(out: BinaryIO, data: bytes) -> None:
         view = view[n:]
 
 
-def _silence(out: BinaryIO) -> None:
+def _silence(out: BinaryIO | TextIO) -> None:
     """Point ``out``'s descriptor at /dev/null and drop what its buffer
     holds, so that the interpreter's last flush does not fail again."""
     devnull = os.open(os.devnull, os.O_WRONLY)
