@@ -10,47 +10,98 @@ A maze row is a ``numpy.uint8`` array of shape ``(width,)``; a grid is
 >>> last = s.finish()
 >>> rows.shape, last.shape
 ((3, 8), (8,))
+
+The names below are loaded on first use, so that importing the package (or
+``eller_stream.cli``'s entry point) does not load numpy and numba until they
+are needed: the command installs its signal handling first.
 """
 
-from ._format import EAST, SOUTH
-from .analysis import detour, is_perfect, metrics, solve, suggest_endpoints, validate
-from .backtracker import backtracker
-from .banded import BandedStream, InfiniteMaze
-from .compare import compare
-from .growing_tree import STRATEGIES, growing_tree, parse_strategy
-from .image import png_rows, render_image, svg, write_png
-from .render import STYLES, TextRenderer, read_raw, render_text, text_lines, tile_rows, tiles
-from .stream import EllerStream, count_passages, eller
+from __future__ import annotations
 
-__all__ = [
-    "EAST",
-    "SOUTH",
-    "STRATEGIES",
-    "STYLES",
-    "BandedStream",
-    "EllerStream",
-    "InfiniteMaze",
-    "TextRenderer",
-    "backtracker",
-    "compare",
-    "count_passages",
-    "detour",
-    "eller",
-    "growing_tree",
-    "is_perfect",
-    "metrics",
-    "parse_strategy",
-    "png_rows",
-    "read_raw",
-    "render_image",
-    "render_text",
-    "solve",
-    "suggest_endpoints",
-    "svg",
-    "text_lines",
-    "tile_rows",
-    "tiles",
-    "validate",
-    "write_png",
-]
+import sys
+import types
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing (see eller_stream._entry)
+
+# Public name -> the module that defines it.  To export a new name, add it
+# here and to the TYPE_CHECKING import below (tests/test_package.py checks
+# that the two agree).
+_EXPORTS = {
+    "EAST": "._format",
+    "SOUTH": "._format",
+    "STRATEGIES": ".growing_tree",
+    "STYLES": ".render",
+    "BandedStream": ".banded",
+    "EllerStream": ".stream",
+    "InfiniteMaze": ".banded",
+    "TextRenderer": ".render",
+    "backtracker": ".backtracker",
+    "compare": ".compare",
+    "count_passages": ".stream",
+    "detour": ".analysis",
+    "eller": ".stream",
+    "growing_tree": ".growing_tree",
+    "is_perfect": ".analysis",
+    "metrics": ".analysis",
+    "parse_strategy": ".growing_tree",
+    "png_rows": ".image",
+    "read_raw": ".render",
+    "render_image": ".image",
+    "render_text": ".render",
+    "solve": ".analysis",
+    "suggest_endpoints": ".analysis",
+    "svg": ".image",
+    "text_lines": ".render",
+    "tile_rows": ".render",
+    "tiles": ".render",
+    "validate": ".analysis",
+    "write_png": ".image",
+}
+
+if TYPE_CHECKING:
+    from ._format import EAST, SOUTH  # noqa: F401
+    from .analysis import detour, is_perfect, metrics, solve, suggest_endpoints, validate  # noqa: F401
+    from .backtracker import backtracker  # noqa: F401
+    from .banded import BandedStream, InfiniteMaze  # noqa: F401
+    from .compare import compare  # noqa: F401
+    from .growing_tree import STRATEGIES, growing_tree, parse_strategy  # noqa: F401
+    from .image import png_rows, render_image, svg, write_png  # noqa: F401
+    from .render import STYLES, TextRenderer, read_raw, render_text, text_lines, tile_rows, tiles  # noqa: F401
+    from .stream import EllerStream, count_passages, eller  # noqa: F401
+
+__all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib  # here, not at the top: see eller_stream._entry
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+class _Package(types.ModuleType):
+    """The package module.  Importing submodule ``growing_tree`` (or
+    ``backtracker``, ``compare``) makes Python set the package attribute of
+    that name to the submodule; the function of the same name stays
+    instead, as it did when this file imported every name itself."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if (
+            isinstance(value, types.ModuleType)
+            and value.__name__ == f"{__name__}.{name}"
+            and _EXPORTS.get(name) == f".{name}"
+        ):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -1,6 +1,6 @@
 """``python -m eller_stream``: the eller-stream command."""
 
-from .cli import run
+from ._entry import run
 
 if __name__ == "__main__":
     run()

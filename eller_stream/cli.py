@@ -7,18 +7,21 @@ The bare command streams; other subcommands may be added in front of it
 from __future__ import annotations
 
 import argparse
+import errno
+import glob
 import hashlib
 import math
 import os
 import shutil
 import signal
+import stat
 import struct
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from types import FrameType
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 import numpy as np
 
@@ -28,11 +31,31 @@ from .render import CELL_COLUMNS, STYLES, TextRenderer
 from .stream import EllerStream
 
 PROG = "eller-stream"
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 1  # as in the Python docs' note on SIGPIPE
+EXIT_USAGE = 2
+EXIT_OUTPUT = 74  # EX_IOERR of sysexits.h
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
-EXAMPLES = """\
+EXIT_STATUSES = """\
+exit status:
+  0    done
+  1    the reader of standard output went away (a closed pipe); with
+       --save-state the state is saved
+  2    a bad option or input file, or a picture too large to draw
+  74   standard output or a file could not be written (closed, full disk,
+       read-only); with --save-state the stream writes the closing row
+       when the state cannot be saved, and saves the state when standard
+       output fails
+  128+N  ended by signal N: 130 Ctrl-C (SIGINT), 129 SIGHUP, 143 SIGTERM;
+       the stream first writes the closing row (or saves the state)
+Every error is one line on standard error: "eller-stream: error: ...".
+"""
+
+EXAMPLES = (
+    """\
 examples:
   eller-stream                             an endless maze as wide as the terminal (Ctrl-C ends it)
   eller-stream --rows 20 --seed 7          a complete 20-row maze, the same every time
@@ -53,7 +76,10 @@ a perfect maze.
 other commands:
   eller-stream render --help               draw a maze as a PNG or SVG picture
   eller-stream compare --help              compare Eller, Growing Tree and the backtracker
+
 """
+    + EXIT_STATUSES
+)
 
 _STATE_MAGIC = b"ELLRCLI1"
 _DIGEST = 16
@@ -61,6 +87,25 @@ _DIGEST = 16
 
 class UsageError(Exception):
     """A bad argument or input file: one line on stderr, exit status 2."""
+
+
+class OutputError(Exception):
+    """Standard output or a file could not be written: one line on stderr,
+    exit status 74."""
+
+
+def _say(message: str) -> None:
+    """One line on stderr, if there is a stderr to write to."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(f"{PROG}: {message}\n")
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _os_message(exc: OSError) -> str:
+    return exc.strerror or str(exc)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -159,6 +204,64 @@ def encode_state(checkpoint: bytes, last_row: np.ndarray | None) -> bytes:
     return body + hashlib.blake2b(body, digest_size=_DIGEST).digest()
 
 
+def _largest_state(width: int) -> int:
+    """Bytes of the largest state file (or checkpoint) of a stream of ``width``."""
+    checkpoint = max(_CHECKPOINT_HEADER + 4 * width, _BANDED_CHECKPOINT) + _DIGEST
+    return len(_STATE_MAGIC) + 4 + checkpoint + 4 + width + _DIGEST
+
+
+_CHECKPOINT_HEADER = struct.calcsize("<8sHHIQddQQ")
+_BANDED_CHECKPOINT = struct.calcsize("<8sHHIQQdddqQ")  # a BandedStream's, without its digest
+
+
+def _checkpoint_size(header: bytes) -> int:
+    """The size a checkpoint declares in its first 16 bytes (either kind)."""
+    (width,) = struct.unpack_from("<I", header, 12)
+    if not 1 <= width <= v.MAX_WIDTH:
+        raise ValueError("checkpoint data is corrupt (width out of range)")
+    if header.startswith(b"ELLRBAND"):
+        return _BANDED_CHECKPOINT + _DIGEST
+    return _CHECKPOINT_HEADER + 4 * width + _DIGEST
+
+
+def read_state(f: BinaryIO) -> bytes:
+    """The bytes of a state file (or a bare checkpoint) from ``f``, read by
+    the lengths the format declares: never more than the largest state a
+    stream can save, and not a byte past its end (``/dev/zero`` is refused
+    after its first bytes)."""
+
+    def exactly(n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            chunk = f.read(min(n - len(data), 1 << 20))
+            if not chunk:
+                raise ValueError("state file is corrupt (truncated)")
+            data += chunk
+        return data
+
+    head = f.read(8)
+    if head in (b"ELLRSTRM", b"ELLRBAND"):  # a bare checkpoint() of either stream
+        header = head + exactly(16 - 8)
+        data = header + exactly(_checkpoint_size(header) - 16)
+    elif head == _STATE_MAGIC:
+        (n,) = struct.unpack("<I", exactly(4))
+        if not 16 <= n <= _CHECKPOINT_HEADER + 4 * v.MAX_WIDTH + _DIGEST:
+            raise ValueError("state file is corrupt (bad length)")
+        checkpoint = exactly(n)
+        (width,) = struct.unpack_from("<I", checkpoint, 12)
+        if n != _checkpoint_size(checkpoint):
+            raise ValueError("state file is corrupt (bad length)")
+        (m,) = struct.unpack("<I", exactly(4))
+        if m not in (0, width):
+            raise ValueError("state file is corrupt (bad length)")
+        data = head + struct.pack("<I", n) + checkpoint + struct.pack("<I", m) + exactly(m + _DIGEST)
+    else:
+        raise ValueError("not an eller-stream state file")
+    if f.read(1):
+        raise ValueError("state file is corrupt (bytes after its end)")
+    return data
+
+
 def _resume(checkpoint: bytes) -> EllerStream | BandedStream:
     """A stream from either kind of checkpoint."""
     if checkpoint.startswith(b"ELLRBAND"):
@@ -194,33 +297,119 @@ def decode_state(data: bytes) -> tuple[EllerStream | BandedStream, np.ndarray | 
     return stream, row
 
 
+_TEMP_MARK = ".eller-stream-"
+
+
+def _temp_prefix(path: str) -> str:
+    """Temporary files are named ``.NAME.eller-stream-PID-XXXX.tmp`` next to
+    the file they will replace: a user can tell what they are, and a later
+    run can tell whether the process that made them is gone."""
+    return f".{os.path.basename(path)}{_TEMP_MARK}{os.getpid()}-"
+
+
+def _remove_stale_temps(path: str) -> None:
+    """Remove temporary files that an earlier run, killed before it could
+    clean up (SIGKILL), left next to ``path``: only ours (same name and
+    owner) and only when the process that made them no longer exists."""
+    folder, name = os.path.split(path)
+    for temp in glob.glob(os.path.join(glob.escape(folder), f".{glob.escape(name)}{_TEMP_MARK}*-*.tmp")):
+        pid_text = temp[len(os.path.join(folder, f".{name}{_TEMP_MARK}")) :].split("-", 1)[0]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid_text), 0)
+            continue  # still running
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue  # exists, belongs to someone else
+        try:
+            info = os.lstat(temp)
+            if stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid():
+                os.unlink(temp)
+        except OSError:
+            pass
+
+
+def state_target(path: str) -> str:
+    """The file --save-state writes: ``path``, or through a symlink the
+    file it names.  Raises UsageError for anything but a regular file (or a
+    file yet to be made) in a writable folder."""
+    if path == "":
+        raise UsageError("--save-state: the file name is empty")
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target)
+    if os.path.exists(target) and not stat.S_ISREG(os.stat(target).st_mode):
+        raise UsageError(f"--save-state: {path!r} is not a regular file")
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise UsageError(f"--save-state: cannot write a file at {path!r}")
+    return target
+
+
 def _save_state(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically: a whole new file or none."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".eller-stream-", dir=folder)
+    """Write ``data`` to ``path`` atomically: a whole new file or none.
+
+    A symlink is written through (the file it names is replaced); the
+    replaced file keeps its permissions; the folder is synced after the
+    rename, so the new name survives a crash."""
+    target = state_target(path)
+    folder = os.path.dirname(target)
+    _remove_stale_temps(target)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=".tmp", dir=folder)
+    try:
+        try:
+            _write_all(fd, data)
+            os.fchmod(fd, mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    _sync_folder(folder)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _sync_folder(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot sync a folder
+    finally:
+        os.close(fd)
 
 
 # -- streaming -------------------------------------------------------------------
 
 
 class _Interrupt:
-    """SIGINT sets a flag that the loop reads between rows, so that no row
-    is ever half written."""
+    """SIGINT, SIGTERM and SIGHUP set a flag that the loop reads between
+    rows, so that no row is ever half written."""
 
     def __init__(self) -> None:
         self.hit = False
+        self.signum: int = signal.SIGINT
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if not self.hit:
+            self.signum = signum
         self.hit = True
 
 
@@ -251,16 +440,17 @@ def _plan(args: argparse.Namespace, tty: bool) -> dict:  # type: ignore[type-arg
     if vert is not None:
         _checked("--vertical", v.check_probability, "vertical", vert)
     if args.save_state is not None:
-        folder = os.path.dirname(os.path.abspath(args.save_state))
-        if os.path.isdir(args.save_state) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            raise UsageError(f"--save-state: cannot write a file at {args.save_state!r}")
+        state_target(args.save_state)
     previous = None
     if args.resume is not None:
         try:
             with open(args.resume, "rb") as f:
-                data = f.read()
+                try:
+                    data = read_state(f)
+                except ValueError as exc:
+                    raise UsageError(f"--resume: {args.resume!r}: {exc}") from None
         except OSError as exc:
-            raise UsageError(f"--resume: cannot read {args.resume!r}: {exc.strerror}") from None
+            raise UsageError(f"--resume: cannot read {args.resume!r}: {_os_message(exc)}") from None
         try:
             stream, previous = decode_state(data)
         except ValueError as exc:
@@ -289,7 +479,15 @@ def _plan(args: argparse.Namespace, tty: bool) -> dict:  # type: ignore[type-arg
         h, vert = 0.5 if h is None else h, 0.5 if vert is None else vert
         maze = _banded(args, width, seed, h, vert)
         stream = EllerStream(width, seed, h, vert) if maze is None else maze.stream(_start(args))
-    return {"stream": stream, "previous": previous, "style": style, "rows": rows, "rate": rate, "tty": tty}
+    return {
+        "stream": stream,
+        "previous": previous,
+        "resumed": args.resume is not None,
+        "style": style,
+        "rows": rows,
+        "rate": rate,
+        "tty": tty,
+    }
 
 
 def _stream(plan: dict, save_path: str | None, out: BinaryIO, interrupt: _Interrupt) -> int:  # type: ignore[type-arg]
@@ -297,7 +495,8 @@ def _stream(plan: dict, save_path: str | None, out: BinaryIO, interrupt: _Interr
     rows: int | None = plan["rows"]
     rate: float = plan["rate"]
     width = stream.width
-    renderer = TextRenderer(width, plan["style"], previous=plan["previous"])
+    resumed = plan.get("resumed", False)
+    renderer = TextRenderer(width, plan["style"], previous=plan["previous"], resumed=resumed)
     last_row = plan["previous"]
     # rows to stream before the end: all of them when saving, else all but the closing row
     target = None if rows is None else (rows if save_path else rows - 1)
@@ -307,11 +506,11 @@ def _stream(plan: dict, save_path: str | None, out: BinaryIO, interrupt: _Interr
     done = 0
     started = time.monotonic()
     try:
-        out.write(renderer.start())
+        _write_out(out, renderer.start())
         while not interrupt.hit and (target is None or done < target):
             n = chunk if target is None else min(chunk, target - done)
             block = stream.take(n, out=buf[:n])
-            out.write(renderer.rows(block))
+            _write_out(out, renderer.rows(block))
             out.flush()
             done += n
             if save_path:
@@ -322,35 +521,87 @@ def _stream(plan: dict, save_path: str | None, out: BinaryIO, interrupt: _Interr
                 while not interrupt.hit and (wait := due - time.monotonic()) > 0:
                     time.sleep(min(wait, 0.05))
         if save_path:
-            _save_state(save_path, saved_before_block)
+            try:
+                _save_state(save_path, saved_before_block)
+            except OSError as exc:
+                # No state: close the maze instead, so that what was written is complete.
+                _write_out(out, renderer.close(stream.finish()))
+                out.flush()
+                raise OutputError(f"--save-state: cannot save the state: {_os_message(exc)}") from None
         else:
             # On a terminal, "\r" puts the closing row over the "^C" it echoed.
             erase = b"\r" if interrupt.hit and plan["tty"] and plan["style"] != "raw" else b""
-            out.write(erase + renderer.close(stream.finish()))
+            _write_out(out, erase + renderer.close(stream.finish()))
         out.flush()
     except BrokenPipeError:
-        # The reader went away: stop quietly.  Point stdout at /dev/null so
-        # that the interpreter's final flush does not complain again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, out.fileno())
+        # The reader went away: stop quietly.
+        _silence(out)
         if save_path:
-            _save_state(save_path, saved_before_block)
+            _save_or_fail(save_path, saved_before_block)
         return EXIT_BROKEN_PIPE
-    return EXIT_INTERRUPTED if interrupt.hit else 0
+    except OSError as exc:
+        # Standard output failed (full disk, read-only descriptor): the rows
+        # written so far stay; save the state before the failed block.
+        _silence(out)
+        if save_path:
+            _save_or_fail(save_path, saved_before_block)
+        raise OutputError(f"cannot write to standard output: {_os_message(exc)}") from None
+    return 128 + interrupt.signum if interrupt.hit else 0
+
+
+def _write_out(out: BinaryIO, data: bytes) -> None:
+    """Write all of ``data``: an unbuffered stdout (``python -u``,
+    PYTHONUNBUFFERED) may take part of it (a full disk, a signal during a
+    write to a pipe) and say so only by the count it returns."""
+    view = memoryview(data)
+    while view:
+        n = out.write(view)
+        if n is None:  # a non-blocking descriptor that is full
+            raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+        view = view[n:]
+
+
+def _silence(out: BinaryIO | TextIO) -> None:
+    """Point ``out``'s descriptor at /dev/null and drop what its buffer
+    holds, so that the interpreter's last flush does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, out.fileno())
+    except (OSError, ValueError):
+        pass
+    finally:
+        os.close(devnull)
+
+
+def _save_or_fail(path: str, data: bytes) -> None:
+    try:
+        _save_state(path, data)
+    except OSError as exc:
+        raise OutputError(f"--save-state: cannot save the state: {_os_message(exc)}") from None
 
 
 def stream_main(argv: Sequence[str]) -> int:
     args = _parser().parse_args(list(argv))
-    tty = sys.stdout.isatty()
+    if sys.stdout is None:
+        raise OutputError("standard output is closed")
+    tty = _isatty(sys.stdout)
     plan = _plan(args, tty)
-    if args.seed is None and args.resume is None and tty and sys.stderr.isatty():
-        print(f"{PROG}: seed {plan['stream'].seed}", file=sys.stderr)
+    if args.seed is None and args.resume is None and tty and _isatty(sys.stderr):
+        _say(f"seed {plan['stream'].seed}")
     interrupt = _Interrupt()
-    previous_handler = signal.signal(signal.SIGINT, interrupt)
+    previous = {signum: signal.signal(signum, interrupt) for signum in STOP_SIGNALS}
     try:
         return _stream(plan, args.save_state, sys.stdout.buffer, interrupt)
     finally:
-        signal.signal(signal.SIGINT, previous_handler)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _isatty(f: object) -> bool:
+    try:
+        return f is not None and f.isatty()  # type: ignore[attr-defined]
+    except (OSError, ValueError):
+        return False
 
 
 COMPARE_EXAMPLES = """\
@@ -409,6 +660,8 @@ def compare_main(argv: Sequence[str]) -> int:
 
     for name in algorithms:
         _checked("--algorithm", generator, name)
+    if sys.stdout is None:
+        raise OutputError("standard output is closed")
     rows = compare(width, height, seeds, algorithms)
     if args.json:
         from .compare import to_json
@@ -425,7 +678,8 @@ def compare_main(argv: Sequence[str]) -> int:
     return 0
 
 
-RENDER_EXAMPLES = """\
+RENDER_EXAMPLES = (
+    """\
 examples:
   eller-stream render -o maze.png --width 40 --rows 30
   eller-stream render -o maze.svg --width 40 --rows 30 --endpoints --solution
@@ -434,8 +688,30 @@ examples:
 
 Eller mazes are streamed into the PNG row by row unless --endpoints or
 --solution is given (both need the finished maze); the other algorithms build
-the whole grid.
+the whole grid.  --strategy applies to growing-tree only, --horizontal and
+--vertical to eller only: other combinations are refused.  Without --seed the
+seed is shown on a terminal; the picture always records the command's
+parameters (a PNG tEXt chunk, SVG <metadata>).  Pictures larger than PNG's
+2**31 - 1 pixels a side, or that would need more than 1 GiB of memory to
+draw, are refused before anything is drawn.
+
 """
+    + EXIT_STATUSES
+)
+
+MAX_PIXELS_SIDE = 2**31 - 1  # PNG's limit on either side
+MAX_RENDER_BYTES = 1 << 30  # memory a render may plan to use
+
+
+def _render_bytes(width: int, rows: int, cell: int, wall: int, streamed: bool, svg: bool) -> int:
+    """About the most memory a render holds at once, in bytes: a few
+    arrays of one row of pixels (one of 8-byte pixel columns), and the
+    whole grid (with the SVG text, tens of bytes a cell) unless streamed."""
+    px_w = width * cell + (width + 1) * wall
+    total = 8 * width * cell + 4 * px_w
+    if not streamed:
+        total += width * rows * (64 if svg else 2)
+    return total
 
 
 class _Progress:
@@ -472,10 +748,10 @@ def render_main(argv: Sequence[str]) -> int:
     p.add_argument("--width", default="40", help="cells per row (40)")
     p.add_argument("--rows", default="30", help="rows (30)")
     p.add_argument("--algorithm", choices=["eller", "growing-tree", "backtracker"], default="eller")
-    p.add_argument("--strategy", default="newest", help="Growing Tree strategy or mix (newest)")
+    p.add_argument("--strategy", help="Growing Tree strategy or mix (newest)")
     p.add_argument("--seed", help="an integer in [0, 2**64) (default: random)")
-    p.add_argument("--horizontal", default="0.5", help="Eller's horizontal probability (0.5)")
-    p.add_argument("--vertical", default="0.5", help="Eller's vertical probability (0.5)")
+    p.add_argument("--horizontal", help="Eller's horizontal probability (0.5)")
+    p.add_argument("--vertical", help="Eller's vertical probability (0.5)")
     p.add_argument("--cell", default="8", help="cell size in pixels (8)")
     p.add_argument("--wall", default="2", help="wall thickness in pixels (2)")
     p.add_argument("--endpoints", action="store_true", help="open the suggested start and end in the wall")
@@ -486,47 +762,99 @@ def render_main(argv: Sequence[str]) -> int:
     if ext not in (".png", ".svg"):
         raise UsageError(f"--output must end in .png or .svg, got {args.output!r}")
     folder = os.path.dirname(os.path.abspath(args.output))
+    if os.path.isdir(args.output):
+        raise UsageError(f"--output: {args.output!r} is a folder")
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise UsageError(f"--output: cannot write a file at {args.output!r}")
+    if args.strategy is not None and args.algorithm != "growing-tree":
+        raise UsageError("--strategy applies to --algorithm growing-tree only")
+    for option, given in (("--horizontal", args.horizontal), ("--vertical", args.vertical)):
+        if given is not None and args.algorithm != "eller":
+            raise UsageError(f"{option} applies to --algorithm eller only")
+    strategy = "newest" if args.strategy is None else args.strategy
     width = _checked("--width", v.check_width, _int("--width", args.width))
     rows = _checked("--rows", v.check_int, "rows", _int("--rows", args.rows), 1)
     seed = _checked("--seed", v.check_seed, None if args.seed is None else _int("--seed", args.seed))
-    h = _checked("--horizontal", v.check_probability, "horizontal", _float("--horizontal", args.horizontal))
-    vert = _checked("--vertical", v.check_probability, "vertical", _float("--vertical", args.vertical))
+    h_text = "0.5" if args.horizontal is None else args.horizontal
+    v_text = "0.5" if args.vertical is None else args.vertical
+    h = _checked("--horizontal", v.check_probability, "horizontal", _float("--horizontal", h_text))
+    vert = _checked("--vertical", v.check_probability, "vertical", _float("--vertical", v_text))
     cell = _checked("--cell", v.check_int, "cell", _int("--cell", args.cell), 1, 1000)
     wall = _checked("--wall", v.check_int, "wall", _int("--wall", args.wall), 1, 1000)
     if args.algorithm == "growing-tree":
         from .growing_tree import parse_strategy
 
-        _checked("--strategy", parse_strategy, args.strategy)
+        _checked("--strategy", parse_strategy, strategy)
     if args.algorithm != "eller" and width * rows >= 2**31:
         raise UsageError("--width * --rows must be below 2**31 for this algorithm")
     maze = _banded(args, width, seed, h, vert)
     if maze is not None and args.algorithm != "eller":
         raise UsageError("--band draws the banded maze: it takes no --algorithm but eller")
-    progress = _Progress() if sys.stderr.isatty() else None
-    if args.algorithm == "eller" and ext == ".png" and not (args.endpoints or args.solution):
-        stream = EllerStream(width, seed, h, vert) if maze is None else maze.stream(_start(args))
+    start = None if maze is None else _start(args)
+    streamed = args.algorithm == "eller" and ext == ".png" and not (args.endpoints or args.solution)
+    px_w, px_h = width * cell + (width + 1) * wall, rows * cell + (rows + 1) * wall
+    if ext == ".png" and max(px_w, px_h) > MAX_PIXELS_SIDE:
+        raise UsageError(
+            f"the picture would be {px_w} x {px_h} pixels; a PNG side is at most {MAX_PIXELS_SIDE}"
+        )
+    need = _render_bytes(width, rows, cell, wall, streamed, ext == ".svg")
+    if need > MAX_RENDER_BYTES:
+        raise UsageError(
+            f"drawing a {px_w} x {px_h} pixel picture needs about {need / 2**30:.1f} GiB of memory "
+            f"(at most {MAX_RENDER_BYTES // 2**30} GiB); use a smaller --width, --cell or --wall"
+        )
+    if args.seed is None and _isatty(sys.stderr):
+        _say(f"seed {seed}")
+    params = [f"--algorithm {args.algorithm}", f"--width {width}", f"--rows {rows}", f"--seed {seed}"]
+    if args.algorithm == "eller":
+        params += [f"--horizontal {h!r}", f"--vertical {vert!r}"]
+    if maze is not None:
+        params += [f"--band {maze.band}", f"--start {start}", f"--doors {maze.doors!r}"]
+    if args.algorithm == "growing-tree":
+        params.append(f"--strategy {strategy}")
+    params += [f"--cell {cell}", f"--wall {wall}"]
+    params += [flag for flag, on in (("--endpoints", args.endpoints), ("--solution", args.solution)) if on]
+    description = f"{PROG} render " + " ".join(params)
+    progress = _Progress() if _isatty(sys.stderr) else None
+    if streamed:
+        stream = EllerStream(width, seed, h, vert) if maze is None else maze.stream(start)
 
         def maze_rows():  # type: ignore[no-untyped-def]
             for _ in range(rows - 1):
                 yield next(stream)
             yield stream.finish()
 
-        write_png(args.output, maze_rows(), width=width, height=rows, cell=cell, wall=wall, progress=progress)
+        write_png(
+            args.output,
+            maze_rows(),
+            width=width,
+            height=rows,
+            cell=cell,
+            wall=wall,
+            progress=progress,
+            text={"Description": description},
+        )
         return 0
     if maze is not None:
-        banded = maze.stream(_start(args))
+        banded = maze.stream(start)
         grid = np.empty((rows, width), np.uint8)
         banded.take(rows - 1, out=grid[:-1])
         grid[-1] = banded.finish()
     elif args.algorithm == "eller":
         grid = eller(width, rows, seed, h, vert)
     elif args.algorithm == "growing-tree":
-        grid = growing_tree(width, rows, args.strategy, seed)
+        grid = growing_tree(width, rows, strategy, seed)
     else:
         grid = backtracker(width, rows, seed)
-    render_image(args.output, grid, cell, wall, endpoints=args.endpoints, solution=args.solution)
+    render_image(
+        args.output,
+        grid,
+        cell,
+        wall,
+        endpoints=args.endpoints,
+        solution=args.solution,
+        description=description,
+    )
     return 0
 
 
@@ -537,16 +865,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if argv and argv[0] in SUBCOMMANDS:
-            return SUBCOMMANDS[argv[0]](argv[1:])
-        return stream_main(argv)
+        try:
+            if argv and argv[0] in SUBCOMMANDS:
+                code = SUBCOMMANDS[argv[0]](argv[1:])
+            else:
+                code = stream_main(argv)
+        except SystemExit as exc:  # --help: argparse printed it and exits
+            code = exc.code if isinstance(exc.code, int) else 0
+        _flush_stdout()
+        return code
     except UsageError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        _say(f"error: {exc}")
         return EXIT_USAGE
+    except OutputError as exc:
+        _say(f"error: {exc}")
+        return EXIT_OUTPUT
+    except OSError as exc:  # a file (or, without a file name, standard output) could not be written
+        where = repr(exc.filename) if exc.filename else "to standard output"
+        _say(f"error: cannot write {where}: {_os_message(exc)}")
+        return EXIT_OUTPUT
     except KeyboardInterrupt:  # Ctrl-C before streaming started
         return EXIT_INTERRUPTED
 
 
+def _flush_stdout() -> None:
+    """Flush what print() left in stdout's buffer now, where a failure can
+    be reported, rather than at exit, where Python would print its own."""
+    if sys.stdout is None:
+        return
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        try:
+            _silence(sys.stdout)
+        except (OSError, ValueError):
+            pass
+        raise OutputError(f"cannot write to standard output: {_os_message(exc)}") from None
+
+
 def run() -> None:
-    """Console-script entry point."""
+    """Console-script entry point (the installed command uses
+    ``eller_stream._entry.run``, which also covers the imports)."""
     sys.exit(main())

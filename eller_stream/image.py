@@ -23,8 +23,11 @@ True
 from __future__ import annotations
 
 import os
+import struct
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO
+from xml.sax.saxutils import escape
 
 import numpy as np
 
@@ -194,13 +197,15 @@ def write_png(
     end: Endpoint | None = None,
     path: np.ndarray | None = None,
     progress: Callable[[int, int], None] | None = None,
+    text: dict[str, str] | None = None,
 ) -> None:
     """Write a maze as a palette PNG, streaming: ``rows`` may be a grid or
     any iterable of rows (then give ``width`` and ``height``, the number of
     rows it yields).  ``progress(done, total)`` is called as rows are drawn.
     ``start``/``end`` (a top-row and a bottom-row cell to open the outer
     wall at) may be what :func:`eller_stream.suggest_endpoints` returns,
-    ``(y, x)`` cells, or their columns x.
+    ``(y, x)`` cells, or their columns x.  ``text`` is stored as PNG
+    ``tEXt`` chunks (keyword: Latin-1 text).
 
     >>> import io, eller_stream as es
     >>> s = es.EllerStream(50, seed=1)
@@ -222,6 +227,9 @@ def write_png(
     height = check_int("height", height, 1)
     cell, wall = _check_sizes(cell, wall)
     px_w, px_h = image_size(width, height, cell, wall)
+    if max(px_w, px_h) > PNG_MAX_SIDE:
+        raise ValueError(f"a {px_w} x {px_h} pixel picture is larger than PNG allows ({PNG_MAX_SIDE} a side)")
+    chunks = b"".join(_text_chunk(key, value) for key, value in (text or {}).items())
     counted = _counting(rows, height, progress)
     pixels = map(_pack2, png_rows(counted, width, cell, wall, start, end, path, height))
     writer = png.Writer(px_w, px_h, palette=PALETTE, bitdepth=2, compression=6, chunk_limit=1 << 18)
@@ -229,13 +237,45 @@ def write_png(
         tmp = f"{os.fspath(target)}.part"
         try:
             with open(tmp, "wb") as f:
-                writer.write_packed(f, pixels)
+                writer.write_packed(_AfterHeader(f, chunks), pixels)
             os.replace(tmp, target)
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
     else:
-        writer.write_packed(target, pixels)
+        writer.write_packed(_AfterHeader(target, chunks), pixels)
+
+
+PNG_MAX_SIDE = 2**31 - 1
+_PNG_HEAD = 8 + 12 + 13  # signature, then the IHDR chunk
+
+
+def _text_chunk(key: str, value: str) -> bytes:
+    """A PNG tEXt chunk."""
+    data = key.encode("latin-1") + b"\0" + value.encode("latin-1", "replace")
+    if not 1 <= len(key) <= 79 or "\0" in key:
+        raise ValueError(f"text keyword must be 1 to 79 characters without NUL, got {key!r}")
+    return struct.pack(">I", len(data)) + b"tEXt" + data + struct.pack(">I", zlib.crc32(b"tEXt" + data))
+
+
+class _AfterHeader:
+    """A file that puts ``chunks`` after the PNG header (signature and IHDR)
+    that pypng writes first: pypng has no way to write tEXt chunks."""
+
+    def __init__(self, f: BinaryIO, chunks: bytes) -> None:
+        self._f, self._chunks, self._head = f, chunks, b""
+
+    def write(self, data: bytes) -> object:
+        if self._chunks:
+            self._head += bytes(data)
+            if len(self._head) < _PNG_HEAD:
+                return len(data)
+            data, self._head = self._head[:_PNG_HEAD] + self._chunks + self._head[_PNG_HEAD:], b""
+            self._chunks = b""
+        return self._f.write(data)
+
+    def flush(self) -> None:
+        self._f.flush()
 
 
 def _pack2(row: bytes) -> bytes:
@@ -278,9 +318,11 @@ def svg(
     start: Endpoint | None = None,
     end: Endpoint | None = None,
     path: np.ndarray | None = None,
+    metadata: str | None = None,
 ) -> str:
     """The maze as an SVG document: walls as one path of straight runs,
-    the solution (if given) as a polyline through the cell centres.
+    the solution (if given) as a polyline through the cell centres;
+    ``metadata`` (text) goes into a ``<metadata>`` element.
     ``start``/``end``: as for :func:`write_png`, ``(y, x)`` cells of the
     top and bottom rows or their columns x.
 
@@ -323,6 +365,7 @@ def svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{px_w}" height="{px_h}" '
         f'viewBox="0 0 {px_w} {px_h}">',
         f"<title>maze {w} x {h}</title>",
+        *([] if metadata is None else [f"<metadata>{escape(metadata)}</metadata>"]),
         f'<rect width="{px_w}" height="{px_h}" fill="rgb{PALETTE[FLOOR]}"/>',
         f'<path d="{"".join(d)}" stroke="rgb{PALETTE[WALL]}" stroke-width="{wall}" '
         'stroke-linecap="square" fill="none"/>',
@@ -351,10 +394,13 @@ def render_image(
     wall: int = 2,
     endpoints: bool = False,
     solution: bool = False,
+    description: str | None = None,
 ) -> None:
     """Write ``grid`` to a ``.png`` or ``.svg`` file (by its extension);
     ``endpoints`` opens the suggested start and end in the outer wall,
     ``solution`` (which implies endpoints) draws the path between them.
+    ``description`` is stored in the file (PNG tEXt, SVG metadata).  The
+    file is replaced whole or not at all (written as ``NAME.part`` first).
 
     >>> import os, tempfile, eller_stream as es
     >>> folder = tempfile.mkdtemp()
@@ -370,9 +416,17 @@ def render_image(
         path = solve(grid, (0, start), (grid.shape[0] - 1, end))
     ext = os.path.splitext(os.fspath(target))[1].lower()
     if ext == ".svg":
-        with open(target, "w", encoding="utf-8") as f:
-            f.write(svg(grid, cell, wall, start, end, path))
+        text = svg(grid, cell, wall, start, end, path, metadata=description)
+        tmp = f"{os.fspath(target)}.part"
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, target)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
     elif ext == ".png":
-        write_png(target, grid, cell=cell, wall=wall, start=start, end=end, path=path)
+        text_chunks = None if description is None else {"Description": description}
+        write_png(target, grid, cell=cell, wall=wall, start=start, end=end, path=path, text=text_chunks)
     else:
         raise ValueError(f"target must end in .png or .svg, got {os.fspath(target)!r}")

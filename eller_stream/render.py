@@ -210,7 +210,10 @@ class TextRenderer:
     ``start()`` gives what comes before the first row (the top border),
     ``rows(block)`` the text of a block of rows, ``close(row)`` the text of
     the closing row and the bottom border.  A renderer made with
-    ``previous=`` continues a stream after that row, without a top border.
+    ``previous=`` continues a stream after that row, without a top border;
+    ``resumed=True`` without ``previous`` continues after a row it does not
+    know (a stream resumed from checkpoint bytes): no top border, and no
+    line of walls above the first row, since those walls are not known.
 
     >>> import eller_stream as es
     >>> s = es.EllerStream(3, seed=4)
@@ -226,13 +229,16 @@ class TextRenderer:
     +--+--+--+
     """
 
-    def __init__(self, width: int, style: str = "ascii", previous: np.ndarray | None = None) -> None:
+    def __init__(
+        self, width: int, style: str = "ascii", previous: np.ndarray | None = None, resumed: bool = False
+    ) -> None:
         self.width = check_width(width)
         if style not in STYLES:
             raise ValueError(f"style must be one of {', '.join(STYLES)}; got {style!r}")
         self.style = style
         self._previous = None if previous is None else check_rows("previous", previous, self.width)[-1]
-        self._resumed = previous is not None
+        self._resumed = previous is not None or bool(resumed)
+        self._unknown_above = self._resumed and previous is None  # the first junction line is unknown
 
     def start(self) -> bytes:
         """Text before the first row: the top border (nothing when resumed)."""
@@ -258,6 +264,9 @@ class TextRenderer:
         _unicode_cells(block, out=lines[:, 1])
         if len(block):
             self._previous = block[-1].copy()
+            if self._unknown_above:
+                self._unknown_above = False
+                return _utf8(lines[0, 1:]) + _utf8(lines[1:])
         return _utf8(lines)
 
     def close(self, row: np.ndarray | None = None) -> bytes:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import numpy as np
 
@@ -40,6 +42,12 @@ _MAGIC = b"ELLRSTRM"
 _VERSION = 1
 _HEADER = struct.Struct("<8sHHIQddQQ")  # magic, version, flags, width, seed, h, v, rows lo/hi
 _DIGEST = 16
+# The most rows a stream hands out before its closing row.  A checkpoint
+# stores the count in 128 bits; staying far below that keeps every state a
+# stream can reach one that checkpoint() can write and resume() reads back.
+MAX_ROWS = 2**127 - 1
+
+_T = TypeVar("_T")
 
 
 class EllerStream(Iterator[np.ndarray]):
@@ -63,6 +71,11 @@ class EllerStream(Iterator[np.ndarray]):
     vertical:
         Probability that a cell opens downward beyond the one opening each
         set must have.
+
+    A stream may be shared by threads: each call (``next()``, ``take()``,
+    ``finish()``, ``checkpoint()``) holds the stream's lock, so every row is
+    handed out once.  A call that raises, ``KeyboardInterrupt`` included,
+    leaves the stream as it was before the call.
 
     >>> import eller_stream as es
     >>> s = es.EllerStream(width=3, seed=42)
@@ -93,7 +106,7 @@ class EllerStream(Iterator[np.ndarray]):
         self._right = np.empty(self._width + LR_PAD, np.int32)
         self._left[:] = self._right[:] = np.arange(self._width + LR_PAD, dtype=np.int32)  # sets of one
         self._generated = 0  # rows the kernel state has produced
-        self._rows_emitted = 0
+        self._rows_emitted = 0  # rows handed out, but for the _pos of the current block
         self._closed = False
         # Rows generated ahead for next(), and the state before them.
         self._block: np.ndarray | None = None
@@ -101,6 +114,8 @@ class EllerStream(Iterator[np.ndarray]):
         self._pos = 0  # rows of the block handed out
         self._block_rows = max(1, min(4096, _BLOCK_BYTES // self._width))
         self._snapshot: tuple[np.ndarray, np.ndarray] | None = None
+        self._lock = threading.Lock()  # one call at a time (held per call, not per row)
+        self._broken = False  # see _atomic
 
     # -- public attributes -------------------------------------------------
     @property
@@ -126,7 +141,7 @@ class EllerStream(Iterator[np.ndarray]):
     @property
     def rows_emitted(self) -> int:
         """Rows handed out so far, the closing row included."""
-        return self._rows_emitted
+        return self._rows_emitted + self._pos
 
     @property
     def closed(self) -> bool:
@@ -136,7 +151,7 @@ class EllerStream(Iterator[np.ndarray]):
     def __repr__(self) -> str:
         return (
             f"EllerStream(width={self._width}, seed={self._seed}, horizontal={self._horizontal}, "
-            f"vertical={self._vertical}, rows_emitted={self._rows_emitted}"
+            f"vertical={self._vertical}, rows_emitted={self.rows_emitted}"
             f"{', closed' if self._closed else ''})"
         )
 
@@ -166,20 +181,69 @@ class EllerStream(Iterator[np.ndarray]):
             self._generate(np.empty((self._pos, self._width), np.uint8))
         self._drop_block()
 
+    def _check_usable(self, action: str) -> None:
+        if self._broken:
+            raise RuntimeError(
+                f"cannot {action}: an exception interrupted the stream while it was undoing "
+                "a failed call, so its state is lost; resume from a checkpoint"
+            )
+
     def _check_open(self, action: str) -> None:
+        self._check_usable(action)
         if self._closed:
             raise RuntimeError(f"cannot {action}: the stream is closed (finish() was called)")
+
+    def _atomic(self, call: Callable[..., _T], *args: object) -> _T:
+        """Run ``call`` (which changes the stream); if anything raises in it,
+        put the stream back as it was before.  Costs two copies of the row
+        state, O(width), whatever the number of rows.
+
+        While the call runs or is undone, ``_broken`` is set: should a second
+        exception interrupt the undoing (or land between the end of the call
+        and the line that clears it), the stream refuses to go on instead of
+        going on from a half-changed state."""
+        self._check_usable("go on")
+        saved = (
+            self._left.copy(),
+            self._right.copy(),
+            self._generated,
+            self._rows_emitted,
+            self._closed,
+            self._block,
+            self._block_len,
+            self._pos,
+            self._snapshot,
+        )
+        try:
+            self._broken = True
+            result = call(*args)
+        except BaseException:
+            (
+                self._left,
+                self._right,
+                self._generated,
+                self._rows_emitted,
+                self._closed,
+                self._block,
+                self._block_len,
+                self._pos,
+                self._snapshot,
+            ) = saved
+            self._broken = False
+            raise
+        self._broken = False
+        return result
 
     def __iter__(self) -> EllerStream:
         return self
 
     def __next__(self) -> np.ndarray:
-        pos = self._pos
-        if pos == self._block_len:
-            return self._next_block()
-        self._pos = pos + 1
-        self._rows_emitted += 1
-        return self._block[pos]  # type: ignore[index]
+        with self._lock:
+            pos = self._pos
+            if pos == self._block_len or self._broken:  # _atomic refuses a broken stream
+                return self._atomic(self._next_block)
+            self._pos = pos + 1  # the one change a row of the block makes
+            return self._block[pos]  # type: ignore[index]
 
     def _next_block(self) -> np.ndarray:
         """Generate the rows ahead that next() hands out, and the first one.
@@ -188,18 +252,22 @@ class EllerStream(Iterator[np.ndarray]):
         rows next() returns (views of it) belong to the caller."""
         if self._closed:
             raise StopIteration
+        self._drop_block()
+        left = MAX_ROWS - self._rows_emitted
+        if left <= 0:
+            raise OverflowError(f"the stream has handed out its {MAX_ROWS} rows; only finish() is left")
         self._snapshot = (self._left.copy(), self._right.copy())
         # the first row of a process comes without waiting for numba's set-up
-        rows = 1 if _warm.interpretable(eller_rows, self._width) else self._block_rows
+        rows = 1 if _warm.interpretable(eller_rows, self._width) else min(self._block_rows, left)
         block = np.empty((rows, self._width), np.uint8)
         self._generate(block)
         self._block = block
         self._block_len = rows
         self._pos = 1
-        self._rows_emitted += 1
         return block[0]
 
     def _drop_block(self) -> None:
+        self._rows_emitted += self._pos
         self._block = None
         self._snapshot = None
         self._block_len = self._pos = 0
@@ -216,11 +284,17 @@ class EllerStream(Iterator[np.ndarray]):
         (4, 6)
         """
         n = check_int("n", n, 0)
-        self._check_open("take rows")
-        if out is None:
-            out = np.empty((n, self._width), np.uint8)
-        else:
+        if out is not None:
             check_grid_buffer("out", out, (n, self._width))
+        with self._lock:
+            self._check_open("take rows")
+            if n > MAX_ROWS - self.rows_emitted:
+                raise ValueError(f"n={n} would take the stream past its {MAX_ROWS} rows")
+            if out is None:
+                out = np.empty((n, self._width), np.uint8)
+            return self._atomic(self._take, n, out)
+
+    def _take(self, n: int, out: np.ndarray) -> np.ndarray:
         done = min(n, self._block_len - self._pos)
         if done:
             out[:done] = self._block[self._pos : self._pos + done]  # type: ignore[index]
@@ -229,7 +303,7 @@ class EllerStream(Iterator[np.ndarray]):
             self._drop_block()
         if done < n:
             self._generate(out[done:])
-        self._rows_emitted += n
+            self._rows_emitted += n - done
         return out
 
     def finish(self) -> np.ndarray:
@@ -240,7 +314,11 @@ class EllerStream(Iterator[np.ndarray]):
         >>> es.EllerStream(width=4, seed=0).finish().tolist()
         [1, 1, 1, 0]
         """
-        self._check_open("finish")
+        with self._lock:
+            self._check_open("finish")
+            return self._atomic(self._finish)
+
+    def _finish(self) -> np.ndarray:
         self._sync()
         row = np.empty(self._width, np.uint8)
         _warm.run(eller_close, self._width, self._left, self._right, row)
@@ -260,7 +338,11 @@ class EllerStream(Iterator[np.ndarray]):
         >>> bool((t.take(4) == s.take(4)).all())
         True
         """
-        self._check_open("checkpoint")
+        with self._lock:
+            self._check_open("checkpoint")
+            return self._atomic(self._checkpoint)
+
+    def _checkpoint(self) -> bytes:
         self._sync()
         rows = self._rows_emitted
         header = _HEADER.pack(
@@ -305,10 +387,13 @@ class EllerStream(Iterator[np.ndarray]):
         right[left] = np.arange(width, dtype=np.int32)
         if not call(is_noncrossing_partition, left, right):
             raise ValueError("checkpoint data is corrupt (row sets are not a valid Eller state)")
+        rows = lo | (hi << 64)
+        if rows > MAX_ROWS:
+            raise ValueError(f"checkpoint data is corrupt (row count {rows} is beyond {MAX_ROWS})")
         stream = cls(width, seed, h, v)
         stream._left[:width] = left
         stream._right[:width] = right
-        stream._generated = stream._rows_emitted = lo | (hi << 64)
+        stream._generated = stream._rows_emitted = rows
         return stream
 
 

@@ -1,0 +1,48 @@
+"""The console script's entry point.
+
+It imports nothing heavy before it can turn Ctrl-C (or a closed terminal,
+SIGHUP, or SIGTERM) into a quiet exit: loading numpy and numba takes a
+noticeable fraction of a second, and a signal in that time would otherwise
+print a traceback from inside an import.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+_STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class _Stop(BaseException):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stop(signum)
+
+
+def run() -> None:
+    """Run the command: ``eller-stream ...`` and ``python -m eller_stream ...``."""
+    # While the package loads, a signal only sets a flag: an exception raised
+    # inside an import could be caught (and lost) by the code being imported.
+    pending: list[int] = []
+    for signum in _STOPPING:
+        signal.signal(signum, lambda signum, frame: pending.append(signum))
+    from .cli import main
+
+    if pending:
+        sys.exit(128 + pending[0])
+    # From here until the command installs its own handling, Ctrl-C is a
+    # KeyboardInterrupt (main() ends quietly on it), SIGTERM/SIGHUP a _Stop.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for signum in _STOPPING:
+        if signum != signal.SIGINT:
+            signal.signal(signum, _stop)
+    try:
+        code = main()
+    except _Stop as exc:
+        code = 128 + exc.signum
+    sys.exit(code)
