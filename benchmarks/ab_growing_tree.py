@@ -5,7 +5,7 @@ versions of a kernel are only comparable when timed in one process, in
 turns.  Each variant is a copy of the package directory, placed outside the
 package: the tool copies each into a temporary folder under a name of its
 own (``ab_0``, ``ab_1``, ...) on ``sys.path`` and calls its
-``growing_tree._run_kernel`` (the kernel the public function would use for
+``_growing_tree._run_kernel`` (the kernel the public function would use for
 the strategy: see ``_growing_tree_kernels`` and ``_growing_tree_fast``):
 
     git worktree add /tmp/gt-head HEAD     # the reference
@@ -41,7 +41,10 @@ def load(path: str, name: str, folder: Path) -> ModuleType:
     """The ``growing_tree`` module of a copy of the package at ``path``,
     imported as the package ``name`` from ``folder``."""
     shutil.copytree(path, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
-    return importlib.import_module(f"{name}.growing_tree")
+    try:
+        return importlib.import_module(f"{name}._growing_tree")
+    except ModuleNotFoundError:  # a copy from before the module was made private
+        return importlib.import_module(f"{name}.growing_tree")
 
 
 def run(gt: ModuleType, n: int, weights: dict[str, float], seed: int) -> tuple[float, np.ndarray]:

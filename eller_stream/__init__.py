@@ -18,32 +18,30 @@ are needed: the command installs its signal handling first.
 
 from __future__ import annotations
 
-import sys
-import types
-
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing (see eller_stream._entry)
 
 # Public name -> the module that defines it.  To export a new name, add it
-# here and to the TYPE_CHECKING import below (tests/test_package.py checks
+# here and to the TYPE_CHECKING import below (tests/test_cli_hostile.py checks
 # that the two agree).
 _EXPORTS = {
     "EAST": "._format",
     "SOUTH": "._format",
-    "STRATEGIES": ".growing_tree",
+    "STRATEGIES": "._growing_tree",
     "STYLES": ".render",
     "BandedStream": ".banded",
     "EllerStream": ".stream",
+    "Metrics": ".analysis",
     "InfiniteMaze": ".banded",
     "TextRenderer": ".render",
-    "backtracker": ".backtracker",
-    "compare": ".compare",
-    "count_passages": ".stream",
+    "backtracker": "._backtracker",
+    "compare": "._compare",
+    "count_passages": ".analysis",
     "detour": ".analysis",
     "eller": ".stream",
-    "growing_tree": ".growing_tree",
+    "growing_tree": "._growing_tree",
     "is_perfect": ".analysis",
     "metrics": ".analysis",
-    "parse_strategy": ".growing_tree",
+    "parse_strategy": "._growing_tree",
     "png_rows": ".image",
     "read_raw": ".render",
     "render_image": ".image",
@@ -59,15 +57,24 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from ._backtracker import backtracker  # noqa: F401
+    from ._compare import compare  # noqa: F401
     from ._format import EAST, SOUTH  # noqa: F401
-    from .analysis import detour, is_perfect, metrics, solve, suggest_endpoints, validate  # noqa: F401
-    from .backtracker import backtracker  # noqa: F401
+    from ._growing_tree import STRATEGIES, growing_tree, parse_strategy  # noqa: F401
+    from .analysis import (  # noqa: F401
+        Metrics,
+        count_passages,
+        detour,
+        is_perfect,
+        metrics,
+        solve,
+        suggest_endpoints,
+        validate,
+    )
     from .banded import BandedStream, InfiniteMaze  # noqa: F401
-    from .compare import compare  # noqa: F401
-    from .growing_tree import STRATEGIES, growing_tree, parse_strategy  # noqa: F401
     from .image import png_rows, render_image, svg, write_png  # noqa: F401
     from .render import STYLES, TextRenderer, read_raw, render_text, text_lines, tile_rows, tiles  # noqa: F401
-    from .stream import EllerStream, count_passages, eller  # noqa: F401
+    from .stream import EllerStream, eller  # noqa: F401
 
 __all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"
@@ -86,22 +93,3 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
-
-
-class _Package(types.ModuleType):
-    """The package module.  Importing submodule ``growing_tree`` (or
-    ``backtracker``, ``compare``) makes Python set the package attribute of
-    that name to the submodule; the function of the same name stays
-    instead, as it did when this file imported every name itself."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if (
-            isinstance(value, types.ModuleType)
-            and value.__name__ == f"{__name__}.{name}"
-            and _EXPORTS.get(name) == f".{name}"
-        ):
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

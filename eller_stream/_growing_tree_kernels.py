@@ -1,6 +1,6 @@
 """Growing Tree's kernel for every strategy and mix: the reference.
 
-``eller_stream.growing_tree`` runs three cases on kernels of their own, the
+``eller_stream._growing_tree`` runs three cases on kernels of their own, the
 fast paths in ``_growing_tree_fast`` (random alone, oldest alone, mixes of
 newest and random); they build the same mazes as :func:`_growing_tree`,
 step for step, and the tests check that they do.

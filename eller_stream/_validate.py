@@ -61,3 +61,18 @@ def check_grid_buffer(name: str, out: object, shape: tuple[int, ...]) -> None:
         raise ValueError(f"{name} must have shape {shape}, got {out.shape}")
     if not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError(f"{name} must be C-contiguous and writeable")
+
+
+def check_rows(name: str, rows: object, width: int | None = None) -> np.ndarray:
+    """``rows`` as a 2-d uint8 array of maze rows (a 1-d row is one row)."""
+    if not isinstance(rows, np.ndarray):
+        raise TypeError(f"{name} must be a numpy uint8 array of maze rows, got {type(rows).__name__}")
+    if rows.dtype != np.uint8:
+        raise TypeError(f"{name} must have dtype uint8, got {rows.dtype}")
+    if rows.ndim == 1:
+        rows = rows[None, :]
+    if rows.ndim != 2 or rows.shape[1] < 1:
+        raise ValueError(f"{name} must have shape (rows, width) with width >= 1, got {rows.shape}")
+    if width is not None and rows.shape[1] != width:
+        raise ValueError(f"{name} has width {rows.shape[1]}, expected {width}")
+    return rows

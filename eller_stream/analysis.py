@@ -15,7 +15,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -28,7 +29,16 @@ from ._validate import check_int
 _UP, _DOWN = 0, 1  # directions, as the kernels number them (then west, east)
 NORTH_SOUTH, WEST_EAST = 0b0011, 0b1100  # passage masks of straight corridors
 
-__all__ = ["detour", "is_perfect", "metrics", "solve", "suggest_endpoints", "validate"]
+__all__ = [
+    "Metrics",
+    "count_passages",
+    "detour",
+    "is_perfect",
+    "metrics",
+    "solve",
+    "suggest_endpoints",
+    "validate",
+]
 
 
 def _check_grid(grid: object) -> np.ndarray:
@@ -210,7 +220,48 @@ def _texture_counts(by_mask: np.ndarray) -> np.ndarray:
     return np.array([int(np.dot(by_mask, f)) for f in per_mask], np.int64)
 
 
-def metrics(grid: np.ndarray) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Metrics(Mapping[str, float]):
+    """What :func:`metrics` returns: typed fields, and a read-only mapping of
+    the same names (``m.dead_end_fraction`` is ``m["dead_end_fraction"]``;
+    ``m.as_dict()`` is a plain dict)."""
+
+    cells: int
+    passages: int
+    dead_ends: int
+    junctions: int
+    crossroads: int
+    dead_end_fraction: float
+    junction_fraction: float
+    crossroads_fraction: float
+    straight_fraction: float
+    turn_fraction: float
+    mean_straight_run: float
+    horizontal_vertical_ratio: float
+    solution_length: int
+    solution_ratio: float
+
+    def __getitem__(self, key: str) -> float:
+        if key not in _METRIC_NAMES:
+            raise KeyError(key)
+        value: float = getattr(self, key)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_METRIC_NAMES)
+
+    def __len__(self) -> int:
+        return len(_METRIC_NAMES)
+
+    def as_dict(self) -> dict[str, float]:
+        """The metrics as a plain dict, in field order."""
+        return dict(self.items())
+
+
+_METRIC_NAMES = tuple(f.name for f in fields(Metrics))
+
+
+def metrics(grid: np.ndarray) -> Metrics:
     """Numbers that tell maze textures apart.
 
     - ``dead_end_fraction``: cells with one passage;
@@ -227,7 +278,7 @@ def metrics(grid: np.ndarray) -> dict[str, Any]:
 
     >>> import eller_stream as es
     >>> m = es.metrics(es.backtracker(30, 30, seed=1))
-    >>> 0 < m["dead_end_fraction"] < 0.2 and m["passages"] == 899
+    >>> 0 < m.dead_end_fraction < 0.2 and m["passages"] == 899
     True
     """
     grid = _check_grid(grid)
@@ -238,22 +289,22 @@ def metrics(grid: np.ndarray) -> dict[str, Any]:
     corridors = int(c[5] + c[6])
     runs = int(c[9])
     _, _, solution = _endpoints(grid, masks)
-    return {
-        "cells": cells,
-        "passages": int(c[7] + c[8]),
-        "dead_ends": int(c[1]),
-        "junctions": int(c[3]),
-        "crossroads": int(c[4]),
-        "dead_end_fraction": float(c[1]) / cells,
-        "junction_fraction": float(c[3]) / cells,
-        "crossroads_fraction": float(c[4]) / cells,
-        "straight_fraction": float(c[5]) / corridors if corridors else 0.0,
-        "turn_fraction": float(c[6]) / corridors if corridors else 0.0,
-        "mean_straight_run": float(c[7] + c[8]) / runs if runs else 0.0,
-        "horizontal_vertical_ratio": float(c[7]) / float(c[8]) if c[8] else float("inf"),
-        "solution_length": solution,
-        "solution_ratio": solution / (w + h),
-    }
+    return Metrics(
+        cells=cells,
+        passages=int(c[7] + c[8]),
+        dead_ends=int(c[1]),
+        junctions=int(c[3]),
+        crossroads=int(c[4]),
+        dead_end_fraction=float(c[1]) / cells,
+        junction_fraction=float(c[3]) / cells,
+        crossroads_fraction=float(c[4]) / cells,
+        straight_fraction=float(c[5]) / corridors if corridors else 0.0,
+        turn_fraction=float(c[6]) / corridors if corridors else 0.0,
+        mean_straight_run=float(c[7] + c[8]) / runs if runs else 0.0,
+        horizontal_vertical_ratio=float(c[7]) / float(c[8]) if c[8] else float("inf"),
+        solution_length=solution,
+        solution_ratio=solution / (w + h),
+    )
 
 
 def detour(grid: np.ndarray) -> np.ndarray:
@@ -277,3 +328,14 @@ def detour(grid: np.ndarray) -> np.ndarray:
     if out.size:
         call(dk.detour_rows, grid, out)
     return out
+
+
+def count_passages(grid: np.ndarray) -> int:
+    """Number of open passages (EAST and SOUTH flags) in a grid or row.
+
+    >>> import numpy as np, eller_stream as es
+    >>> es.count_passages(np.array([[3, 0], [1, 0]], np.uint8))
+    3
+    """
+    grid = np.asarray(grid)
+    return int(np.count_nonzero(grid & EAST) + np.count_nonzero(grid & SOUTH))

@@ -634,7 +634,7 @@ _COLUMNS = [
 
 
 def compare_main(argv: Sequence[str]) -> int:
-    from .compare import ALGORITHMS, compare
+    from ._compare import ALGORITHMS, compare
 
     p = _Parser(
         prog=f"{PROG} compare",
@@ -656,7 +656,7 @@ def compare_main(argv: Sequence[str]) -> int:
     height = _checked("--height", v.check_int, "height", _int("--height", args.height), 1, 2**15)
     seeds = _checked("--seeds", v.check_int, "seeds", _int("--seeds", args.seeds), 1, 1000)
     algorithms = args.algorithm or list(ALGORITHMS)
-    from .compare import generator
+    from ._compare import generator
 
     for name in algorithms:
         _checked("--algorithm", generator, name)
@@ -664,7 +664,7 @@ def compare_main(argv: Sequence[str]) -> int:
         raise OutputError("standard output is closed")
     rows = compare(width, height, seeds, algorithms)
     if args.json:
-        from .compare import to_json
+        from ._compare import to_json
 
         print(to_json(rows))
         return 0
@@ -733,8 +733,8 @@ class _Progress:
 
 
 def render_main(argv: Sequence[str]) -> int:
-    from .backtracker import backtracker
-    from .growing_tree import growing_tree
+    from ._backtracker import backtracker
+    from ._growing_tree import growing_tree
     from .image import render_image, write_png
     from .stream import eller
 
@@ -782,7 +782,7 @@ def render_main(argv: Sequence[str]) -> int:
     cell = _checked("--cell", v.check_int, "cell", _int("--cell", args.cell), 1, 1000)
     wall = _checked("--wall", v.check_int, "wall", _int("--wall", args.wall), 1, 1000)
     if args.algorithm == "growing-tree":
-        from .growing_tree import parse_strategy
+        from ._growing_tree import parse_strategy
 
         _checked("--strategy", parse_strategy, strategy)
     if args.algorithm != "eller" and width * rows >= 2**31:

@@ -32,9 +32,8 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from ._format import EAST, SOUTH
-from ._validate import check_int
+from ._validate import check_int, check_rows
 from .analysis import solve, suggest_endpoints
-from .render import check_rows
 
 __all__ = ["FLOOR", "PALETTE", "PATH", "WALL", "png_rows", "render_image", "svg", "write_png"]
 

@@ -43,7 +43,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ._format import EAST, SOUTH
-from ._validate import check_width
+from ._validate import check_rows, check_width
 
 __all__ = [
     "STYLES",
@@ -62,21 +62,6 @@ CELL_COLUMNS = {"ascii": 3, "unicode": 3, "blocks": 2, "raw": 1}  # text columns
 _BOX = np.array([ord(c) for c in " ╶╴─╷┌┐┬╵└┘┴│├┤┼"], np.uint32)
 _NL = ord("\n")
 _WALL = ord("█")
-
-
-def check_rows(name: str, rows: object, width: int | None = None) -> np.ndarray:
-    """``rows`` as a 2-d uint8 array of maze rows (a 1-d row is one row)."""
-    if not isinstance(rows, np.ndarray):
-        raise TypeError(f"{name} must be a numpy uint8 array of maze rows, got {type(rows).__name__}")
-    if rows.dtype != np.uint8:
-        raise TypeError(f"{name} must have dtype uint8, got {rows.dtype}")
-    if rows.ndim == 1:
-        rows = rows[None, :]
-    if rows.ndim != 2 or rows.shape[1] < 1:
-        raise ValueError(f"{name} must have shape (rows, width) with width >= 1, got {rows.shape}")
-    if width is not None and rows.shape[1] != width:
-        raise ValueError(f"{name} has width {rows.shape[1]}, expected {width}")
-    return rows
 
 
 def tiles(grid: np.ndarray) -> np.ndarray:

@@ -5,7 +5,7 @@
 >>> s.take(2).shape
 (2, 4)
 >>> grid = es.eller(width=5, height=3, seed=7)
->>> es.count_passages(grid) == 5 * 3 - 1
+>>> es.is_perfect(grid)
 True
 """
 
@@ -21,7 +21,6 @@ import numpy as np
 
 from . import _warm
 from ._eller_kernels import LR_PAD, eller_close, eller_rows, is_noncrossing_partition
-from ._format import EAST, SOUTH
 from ._numba import call
 from ._rng import seed_key, threshold
 from ._validate import (
@@ -34,7 +33,7 @@ from ._validate import (
     check_width,
 )
 
-__all__ = ["EllerStream", "count_passages", "eller"]
+__all__ = ["EllerStream", "eller"]
 
 _MASK64 = 2**64 - 1
 _BLOCK_BYTES = 1 << 16  # rows that next() generates at a time: about this many bytes
@@ -420,14 +419,3 @@ def eller(
     stream._generate(grid[:-1])
     grid[-1] = stream.finish()
     return grid
-
-
-def count_passages(grid: np.ndarray) -> int:
-    """Number of open passages (EAST and SOUTH flags) in a grid or row.
-
-    >>> import numpy as np, eller_stream as es
-    >>> count_passages(np.array([[3, 0], [1, 0]], np.uint8))
-    3
-    """
-    grid = np.asarray(grid)
-    return int(np.count_nonzero(grid & EAST) + np.count_nonzero(grid & SOUTH))

@@ -543,7 +543,7 @@ def test_compare_shows_the_detour_of_every_generator():
     assert by["banded:band=8"]["detour_max"] <= 7 and by["banded:band=32"]["detour_max"] <= 31
     assert by["eller"]["detour_max"] > 31 and by["backtracker"]["detour_max"] > 31
     assert by["banded:band=8"]["detour_p99"] <= by["banded:band=8"]["detour_max"]
-    from eller_stream.compare import generator
+    from eller_stream._compare import generator
 
     for seed in range(2):  # a banded row of compare is a closed, perfect maze
         grid = generator("banded:band=8")(30, 40, seed)
@@ -564,7 +564,7 @@ def test_compare_shows_the_detour_of_every_generator():
     ],
 )
 def test_compare_refuses_bad_banded_names(name):
-    from eller_stream.compare import generator
+    from eller_stream._compare import generator
 
     with pytest.raises(ValueError, match=r"band|doors|takes"):
         generator(name)

@@ -463,7 +463,8 @@ def test_ctrl_c_in_the_first_moments_never_shows_a_traceback(command):
         if out:
             grid = parse_ascii(out.decode())  # whatever was written is a complete maze
             assert perfect_problems(grid) == []
-    assert startup <= 5, f"{startup} of 21 runs were still starting Python"
+    # on a loaded machine Python starts slower and more signals land before the command runs
+    assert startup <= 12, f"{startup} of 21 runs were still starting Python"
 
 
 def test_importing_the_package_loads_neither_numpy_nor_numba():

@@ -36,7 +36,7 @@ def test_growing_tree_work_grid_notes_free_sides(w, h):
     for each neighbour inside the maze (bits 4-7: N, S, W, E), the frame none
     (every kernel, randomized Prim's too)."""
     from eller_stream import _growing_tree_kernels as g
-    from eller_stream.growing_tree import _framed_work
+    from eller_stream._growing_tree import _framed_work
 
     work = _framed_work(w, h)
     assert work.shape == (h + 2, w + 2) and work.dtype == np.uint8
@@ -62,8 +62,8 @@ def test_growing_tree_leaves_no_free_side(strategy, kernel):
     oldest and newest/random mixes to kernels of their own.)"""
     from eller_stream import _growing_tree_fast as fast
     from eller_stream import _growing_tree_kernels as g
+    from eller_stream._growing_tree import _framed_work, _thresholds, parse_strategy
     from eller_stream._rng import seed_key
-    from eller_stream.growing_tree import _framed_work, _thresholds, parse_strategy
 
     w, h = 23, 17
     work = _framed_work(w, h)
@@ -85,7 +85,7 @@ def test_growing_tree_leaves_no_free_side(strategy, kernel):
 
 def test_general_kernel_refuses_flags_it_cannot_run():
     from eller_stream import _growing_tree_kernels as g
-    from eller_stream.growing_tree import _framed_work, _thresholds
+    from eller_stream._growing_tree import _framed_work, _thresholds
 
     work = _framed_work(4, 4).reshape(-1)
     thresholds = _thresholds({"random": 1.0})

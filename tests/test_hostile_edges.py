@@ -127,7 +127,7 @@ def test_compare_json_is_strict(capsys):
 
 @pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])
 def test_to_json_writes_null_for_what_is_not_finite(value):
-    from eller_stream.compare import to_json
+    from eller_stream._compare import to_json
 
     assert _strict(to_json([{"a": value, "b": 1.5, "c": "x"}])) == [{"a": None, "b": 1.5, "c": "x"}]
 

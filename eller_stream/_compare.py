@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
+from ._backtracker import backtracker
+from ._growing_tree import growing_tree
 from ._validate import check_int
 from .analysis import detour, metrics
-from .backtracker import backtracker
 from .banded import DEFAULT_DOORS, InfiniteMaze
-from .growing_tree import growing_tree
 from .stream import eller
 
 __all__ = ["ALGORITHMS", "compare", "generator", "to_json"]

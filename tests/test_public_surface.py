@@ -1,0 +1,45 @@
+"""The public surface: every name is the thing it says, implementation
+modules are private, and results are typed."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+import types
+
+import pytest
+
+import eller_stream as es
+
+
+def test_no_public_name_is_hidden_by_a_module():
+    # importing every submodule must not replace a public function by a module of the same name
+    for info in pkgutil.iter_modules(es.__path__):
+        importlib.import_module(f"eller_stream.{info.name}")
+    for name in es.__all__:
+        assert not isinstance(getattr(es, name), types.ModuleType), name
+    assert callable(es.growing_tree) and callable(es.backtracker) and callable(es.compare)
+    public = [info.name for info in pkgutil.iter_modules(es.__path__) if not info.name.startswith("_")]
+    assert not set(public) & set(es.__all__)
+
+
+def test_metrics_is_a_typed_frozen_mapping():
+    grid = es.backtracker(20, 15, seed=3)
+    m = es.metrics(grid)
+    assert isinstance(m, es.Metrics)
+    assert m.passages == m["passages"] == es.count_passages(grid) == 20 * 15 - 1
+    assert m.as_dict() == dict(m) and list(m) == [f.name for f in dataclasses.fields(es.Metrics)]
+    assert isinstance(m.solution_length, int) and isinstance(m.dead_end_fraction, float)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        m.cells = 1  # type: ignore[misc]
+    with pytest.raises(KeyError):
+        m["no such metric"]
+
+
+def test_validators_and_analysis_live_where_their_names_say():
+    from eller_stream import _validate, analysis
+
+    assert es.count_passages is analysis.count_passages
+    with pytest.raises(TypeError, match="rows"):
+        _validate.check_rows("rows", [[1]])
