@@ -15,9 +15,7 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import os
-import struct
 import threading
 from collections.abc import Iterator
 
@@ -25,6 +23,7 @@ import numba
 import numpy as np
 
 from . import _band_kernels as bk
+from . import _checkpoint
 from . import _eller_kernels as k
 from ._eller_kernels import LR_PAD
 from ._numba import call
@@ -49,10 +48,6 @@ _PARALLEL_CELLS = 1 << 17  # a range of at least this many cells (and two bands)
 _BLOCK_BYTES = 1 << 16  # rows that next() generates at a time: about this many bytes
 _parallel_lock = threading.Lock()  # numba's default thread pool takes one parallel call at a time
 
-_MAGIC = b"ELLRBAND"
-_VERSION = 1
-_HEADER = struct.Struct("<8sHHIQQdddqQ")  # magic, version, flags, width, band, seed, h, v, doors, start, rows
-_DIGEST = 16
 
 
 # A band's first row starts with every cell a set of its own, so with the
@@ -474,9 +469,9 @@ class BandedStream(Iterator[np.ndarray]):
         with self._lock:
             self._check_open("checkpoint")
             m = self._maze
-            body = _HEADER.pack(
-                _MAGIC,
-                _VERSION,
+            body = _checkpoint.BANDED_HEADER.pack(
+                _checkpoint.BANDED_MAGIC,
+                _checkpoint.BANDED_VERSION,
                 0,
                 m.width,
                 m.band,
@@ -487,7 +482,7 @@ class BandedStream(Iterator[np.ndarray]):
                 self._start,
                 self._next_row() - self._start,
             )
-            return body + hashlib.blake2b(body, digest_size=_DIGEST).digest()
+            return _checkpoint.seal(body)
 
     @classmethod
     def resume(cls, data: bytes | bytearray | memoryview) -> BandedStream:
@@ -497,14 +492,15 @@ class BandedStream(Iterator[np.ndarray]):
         """
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"data must be bytes from BandedStream.checkpoint(), got {type(data).__name__}")
+        header = _checkpoint.BANDED_HEADER
         data = bytes(data)
-        if len(data) != _HEADER.size + _DIGEST or not data.startswith(_MAGIC):
+        if len(data) != header.size + _checkpoint.DIGEST:
             raise ValueError("data is not a banded-stream checkpoint")
-        body, digest = data[:-_DIGEST], data[-_DIGEST:]
-        if hashlib.blake2b(body, digest_size=_DIGEST).digest() != digest:
-            raise ValueError("checkpoint data is corrupt (checksum mismatch)")
-        _magic, version, flags, width, band, seed, h, v, doors, start, rows = _HEADER.unpack(body)
-        if version != _VERSION or flags != 0:
+        body = _checkpoint.unseal(
+            data, _checkpoint.BANDED_MAGIC, header.size, "a banded-stream checkpoint", "checkpoint data"
+        )
+        _magic, version, flags, width, band, seed, h, v, doors, start, rows = header.unpack(body)
+        if version != _checkpoint.BANDED_VERSION or flags != 0:
             raise ValueError(f"checkpoint version {version} (flags {flags}) is not supported")
         if (
             not 1 <= width <= MAX_WIDTH

@@ -9,13 +9,11 @@ from __future__ import annotations
 import argparse
 import errno
 import glob
-import hashlib
 import math
 import os
 import shutil
 import signal
 import stat
-import struct
 import sys
 import tempfile
 import time
@@ -25,6 +23,7 @@ from typing import BinaryIO, TextIO
 
 import numpy as np
 
+from . import _checkpoint
 from . import _validate as v
 from .banded import BandedStream, InfiniteMaze
 from .render import CELL_COLUMNS, STYLES, TextRenderer
@@ -81,8 +80,6 @@ other commands:
     + EXIT_STATUSES
 )
 
-_STATE_MAGIC = b"ELLRCLI1"
-_DIGEST = 16
 
 
 class UsageError(Exception):
@@ -199,100 +196,26 @@ def _float(option: str, text: str) -> float:
 def encode_state(checkpoint: bytes, last_row: np.ndarray | None) -> bytes:
     """The --save-state file: the stream's checkpoint and its last row (so
     that text styles continue seamlessly), with a checksum."""
-    row = b"" if last_row is None else last_row.tobytes()
-    body = _STATE_MAGIC + struct.pack("<I", len(checkpoint)) + checkpoint + struct.pack("<I", len(row)) + row
-    return body + hashlib.blake2b(body, digest_size=_DIGEST).digest()
-
-
-def _largest_state(width: int) -> int:
-    """Bytes of the largest state file (or checkpoint) of a stream of ``width``."""
-    checkpoint = max(_CHECKPOINT_HEADER + 4 * width, _BANDED_CHECKPOINT) + _DIGEST
-    return len(_STATE_MAGIC) + 4 + checkpoint + 4 + width + _DIGEST
-
-
-_CHECKPOINT_HEADER = struct.calcsize("<8sHHIQddQQ")
-_BANDED_CHECKPOINT = struct.calcsize("<8sHHIQQdddqQ")  # a BandedStream's, without its digest
-
-
-def _checkpoint_size(header: bytes) -> int:
-    """The size a checkpoint declares in its first 16 bytes (either kind)."""
-    (width,) = struct.unpack_from("<I", header, 12)
-    if not 1 <= width <= v.MAX_WIDTH:
-        raise ValueError("checkpoint data is corrupt (width out of range)")
-    if header.startswith(b"ELLRBAND"):
-        return _BANDED_CHECKPOINT + _DIGEST
-    return _CHECKPOINT_HEADER + 4 * width + _DIGEST
-
-
-def read_state(f: BinaryIO) -> bytes:
-    """The bytes of a state file (or a bare checkpoint) from ``f``, read by
-    the lengths the format declares: never more than the largest state a
-    stream can save, and not a byte past its end (``/dev/zero`` is refused
-    after its first bytes)."""
-
-    def exactly(n: int) -> bytes:
-        data = b""
-        while len(data) < n:
-            chunk = f.read(min(n - len(data), 1 << 20))
-            if not chunk:
-                raise ValueError("state file is corrupt (truncated)")
-            data += chunk
-        return data
-
-    head = f.read(8)
-    if head in (b"ELLRSTRM", b"ELLRBAND"):  # a bare checkpoint() of either stream
-        header = head + exactly(16 - 8)
-        data = header + exactly(_checkpoint_size(header) - 16)
-    elif head == _STATE_MAGIC:
-        (n,) = struct.unpack("<I", exactly(4))
-        if not 16 <= n <= _CHECKPOINT_HEADER + 4 * v.MAX_WIDTH + _DIGEST:
-            raise ValueError("state file is corrupt (bad length)")
-        checkpoint = exactly(n)
-        (width,) = struct.unpack_from("<I", checkpoint, 12)
-        if n != _checkpoint_size(checkpoint):
-            raise ValueError("state file is corrupt (bad length)")
-        (m,) = struct.unpack("<I", exactly(4))
-        if m not in (0, width):
-            raise ValueError("state file is corrupt (bad length)")
-        data = head + struct.pack("<I", n) + checkpoint + struct.pack("<I", m) + exactly(m + _DIGEST)
-    else:
-        raise ValueError("not an eller-stream state file")
-    if f.read(1):
-        raise ValueError("state file is corrupt (bytes after its end)")
-    return data
+    return _checkpoint.pack_state(checkpoint, b"" if last_row is None else last_row.tobytes())
 
 
 def _resume(checkpoint: bytes) -> EllerStream | BandedStream:
     """A stream from either kind of checkpoint."""
-    if checkpoint.startswith(b"ELLRBAND"):
+    if checkpoint.startswith(_checkpoint.BANDED_MAGIC):
         return BandedStream.resume(checkpoint)
     return EllerStream.resume(checkpoint)
 
 
 def decode_state(data: bytes) -> tuple[EllerStream | BandedStream, np.ndarray | None]:
     """Read a --save-state file (or a bare ``checkpoint()`` of either stream)."""
-    if data.startswith((b"ELLRSTRM", b"ELLRBAND")):
+    if data.startswith((_checkpoint.ELLER_MAGIC, _checkpoint.BANDED_MAGIC)):
         return _resume(data), None
-    if not data.startswith(_STATE_MAGIC) or len(data) < len(_STATE_MAGIC) + 8 + _DIGEST:
-        raise ValueError("not an eller-stream state file")
-    body, digest = data[:-_DIGEST], data[-_DIGEST:]
-    if hashlib.blake2b(body, digest_size=_DIGEST).digest() != digest:
-        raise ValueError("state file is corrupt (checksum mismatch)")
-    pos = len(_STATE_MAGIC)
-    (n,) = struct.unpack_from("<I", body, pos)
-    checkpoint = body[pos + 4 : pos + 4 + n]
-    pos += 4 + n
-    if len(checkpoint) != n or pos + 4 > len(body):
-        raise ValueError("state file is corrupt (truncated)")
-    (m,) = struct.unpack_from("<I", body, pos)
-    row_bytes = body[pos + 4 :]
-    if len(row_bytes) != m:
-        raise ValueError("state file is corrupt (bad length)")
+    checkpoint, row_bytes = _checkpoint.unpack_state(data)
     stream = _resume(checkpoint)
-    if m == 0:
+    if not row_bytes:
         return stream, None
     row = np.frombuffer(row_bytes, np.uint8).copy()
-    if m != stream.width or (row > 3).any() or row[-1] & 1:
+    if len(row) != stream.width or (row > 3).any() or row[-1] & 1:
         raise ValueError("state file is corrupt (last row does not fit the stream)")
     return stream, row
 
@@ -446,7 +369,7 @@ def _plan(args: argparse.Namespace, tty: bool) -> dict:  # type: ignore[type-arg
         try:
             with open(args.resume, "rb") as f:
                 try:
-                    data = read_state(f)
+                    data = _checkpoint.read_state(f)
                 except ValueError as exc:
                     raise UsageError(f"--resume: {args.resume!r}: {exc}") from None
         except OSError as exc:

@@ -11,15 +11,13 @@ True
 
 from __future__ import annotations
 
-import hashlib
-import struct
 import threading
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import numpy as np
 
-from . import _warm
+from . import _checkpoint, _warm
 from ._eller_kernels import LR_PAD, eller_close, eller_rows, is_noncrossing_partition
 from ._numba import call
 from ._rng import seed_key, threshold
@@ -37,10 +35,6 @@ __all__ = ["EllerStream", "eller"]
 
 _MASK64 = 2**64 - 1
 _BLOCK_BYTES = 1 << 16  # rows that next() generates at a time: about this many bytes
-_MAGIC = b"ELLRSTRM"
-_VERSION = 1
-_HEADER = struct.Struct("<8sHHIQddQQ")  # magic, version, flags, width, seed, h, v, rows lo/hi
-_DIGEST = 16
 # The most rows a stream hands out before its closing row.  A checkpoint
 # stores the count in 128 bits; staying far below that keeps every state a
 # stream can reach one that checkpoint() can write and resume() reads back.
@@ -344,9 +338,9 @@ class EllerStream(Iterator[np.ndarray]):
     def _checkpoint(self) -> bytes:
         self._sync()
         rows = self._rows_emitted
-        header = _HEADER.pack(
-            _MAGIC,
-            _VERSION,
+        header = _checkpoint.ELLER_HEADER.pack(
+            _checkpoint.ELLER_MAGIC,
+            _checkpoint.ELLER_VERSION,
             0,
             self._width,
             self._seed,
@@ -355,8 +349,7 @@ class EllerStream(Iterator[np.ndarray]):
             rows & _MASK64,
             rows >> 64,
         )
-        body = header + self._left[: self._width].astype("<i4").tobytes()
-        return body + hashlib.blake2b(body, digest_size=_DIGEST).digest()
+        return _checkpoint.seal(header + self._left[: self._width].astype("<i4").tobytes())
 
     @classmethod
     def resume(cls, data: bytes | bytearray | memoryview) -> EllerStream:
@@ -366,20 +359,18 @@ class EllerStream(Iterator[np.ndarray]):
         """
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"data must be bytes from EllerStream.checkpoint(), got {type(data).__name__}")
-        data = bytes(data)
-        if len(data) < _HEADER.size + _DIGEST or not data.startswith(_MAGIC):
-            raise ValueError("data is not an eller_stream checkpoint")
-        body, digest = data[:-_DIGEST], data[-_DIGEST:]
-        if hashlib.blake2b(body, digest_size=_DIGEST).digest() != digest:
-            raise ValueError("checkpoint data is corrupt (checksum mismatch)")
-        _magic, version, flags, width, seed, h, v, lo, hi = _HEADER.unpack_from(body)
-        if version != _VERSION or flags != 0:
+        header = _checkpoint.ELLER_HEADER
+        body = _checkpoint.unseal(
+            bytes(data), _checkpoint.ELLER_MAGIC, header.size, "an eller_stream checkpoint", "checkpoint data"
+        )
+        _magic, version, flags, width, seed, h, v, lo, hi = header.unpack_from(body)
+        if version != _checkpoint.ELLER_VERSION or flags != 0:
             raise ValueError(f"checkpoint version {version} (flags {flags}) is not supported")
-        if not 1 <= width <= MAX_WIDTH or len(body) != _HEADER.size + 4 * width:
+        if not 1 <= width <= MAX_WIDTH or len(body) != header.size + 4 * width:
             raise ValueError("checkpoint data is corrupt (width does not match its length)")
         if seed >= SEED_LIMIT or not (0.0 <= h <= 1.0 and 0.0 <= v <= 1.0):
             raise ValueError("checkpoint data is corrupt (parameters out of range)")
-        left = np.frombuffer(body, "<i4", width, _HEADER.size).astype(np.int32)
+        left = np.frombuffer(body, "<i4", width, header.size).astype(np.int32)
         if left.min() < 0 or left.max() >= width:
             raise ValueError("checkpoint data is corrupt (row sets out of range)")
         right = np.empty(width, np.int32)

@@ -262,7 +262,7 @@ def test_a_failing_kernel_numpy_or_hashlib_call_changes_nothing(monkeypatch, set
         with monkeypatch.context() as m:
             m.setattr(stream_module, "_warm", Failing(warm, counter, n))
             m.setattr(stream_module, "np", Failing(np, counter, n))
-            m.setattr(stream_module, "hashlib", Failing(stream_module.hashlib, counter, n, True))
+            m.setattr(stream_module, "_checkpoint", Failing(stream_module._checkpoint, counter, n, True))
             try:
                 do(stream, op)
                 raised = False
