@@ -44,12 +44,12 @@ _EXPORTS = {
     "parse_strategy": "._growing_tree",
     "png_rows": ".image",
     "read_raw": ".render",
-    "render_image": ".image",
-    "render_text": ".render",
+    "write_image": ".image",
+    "text": ".render",
     "solve": ".analysis",
     "suggest_endpoints": ".analysis",
     "svg": ".image",
-    "text_lines": ".render",
+    "text_rows": ".render",
     "tile_rows": ".render",
     "tiles": ".render",
     "validate": ".analysis",
@@ -72,8 +72,8 @@ if TYPE_CHECKING:
         validate,
     )
     from .banded import BandedStream, InfiniteMaze  # noqa: F401
-    from .image import png_rows, render_image, svg, write_png  # noqa: F401
-    from .render import STYLES, TextRenderer, read_raw, render_text, text_lines, tile_rows, tiles  # noqa: F401
+    from .image import png_rows, svg, write_image, write_png  # noqa: F401
+    from .render import STYLES, TextRenderer, read_raw, text, text_rows, tile_rows, tiles  # noqa: F401
     from .stream import EllerStream, eller  # noqa: F401
 
 __all__ = sorted(_EXPORTS)

@@ -658,7 +658,7 @@ class _Progress:
 def render_main(argv: Sequence[str]) -> int:
     from ._backtracker import backtracker
     from ._growing_tree import growing_tree
-    from .image import render_image, write_png
+    from .image import write_image, write_png
     from .stream import eller
 
     p = _Parser(
@@ -769,7 +769,7 @@ def render_main(argv: Sequence[str]) -> int:
         grid = growing_tree(width, rows, strategy, seed)
     else:
         grid = backtracker(width, rows, seed)
-    render_image(
+    write_image(
         args.output,
         grid,
         cell,

@@ -35,7 +35,7 @@ from ._format import EAST, SOUTH
 from ._validate import check_int, check_rows
 from .analysis import solve, suggest_endpoints
 
-__all__ = ["FLOOR", "PALETTE", "PATH", "WALL", "png_rows", "render_image", "svg", "write_png"]
+__all__ = ["FLOOR", "PALETTE", "PATH", "WALL", "png_rows", "svg", "write_image", "write_png"]
 
 FLOOR, WALL, PATH = 0, 1, 2
 PALETTE = [(255, 255, 255), (24, 24, 32), (220, 40, 40)]
@@ -386,7 +386,7 @@ def svg(
     return "\n".join(parts) + "\n"
 
 
-def render_image(
+def write_image(
     target: str | os.PathLike[str],
     grid: np.ndarray,
     cell: int = 8,
@@ -403,7 +403,7 @@ def render_image(
 
     >>> import os, tempfile, eller_stream as es
     >>> folder = tempfile.mkdtemp()
-    >>> es.render_image(os.path.join(folder, "m.svg"), es.eller(5, 5, seed=1), solution=True)
+    >>> es.write_image(os.path.join(folder, "m.svg"), es.eller(5, 5, seed=1), solution=True)
     >>> os.path.getsize(os.path.join(folder, "m.svg")) > 0
     True
     """

@@ -11,16 +11,22 @@ Python) and can start and stop anywhere in a stream:
   character per tile: the maze as a ``(2*rows+1, 2*width+1)`` tile map;
 - ``raw``: each row as ``width`` bytes of flags, nothing else.
 
+Names follow the presentation scheme of the package: a format's name gives
+the whole picture of a grid (:func:`text`, :func:`tiles`), ``_rows`` gives
+it lazily as rows arrive (:func:`text_rows`, :func:`tile_rows`), ``read_``
+reads rows back (:func:`read_raw`); ``image`` adds ``svg``, ``png_rows`` and
+the ``write_`` functions.
+
 >>> import numpy as np
 >>> import eller_stream as es
 >>> grid = np.array([[1, 2], [1, 0]], np.uint8)
->>> print(es.render_text(grid, "ascii"), end="")
+>>> print(es.text(grid, "ascii"), end="")
 +--+--+
 |     |
 +--+  +
 |     |
 +--+--+
->>> print(es.render_text(grid, "unicode"), end="")
+>>> print(es.text(grid, "unicode"), end="")
 ┌─────┐
 │     │
 ├──╴  │
@@ -49,8 +55,8 @@ __all__ = [
     "STYLES",
     "TextRenderer",
     "read_raw",
-    "render_text",
-    "text_lines",
+    "text",
+    "text_rows",
     "tile_rows",
     "tiles",
 ]
@@ -264,14 +270,14 @@ class TextRenderer:
         return text
 
 
-def text_lines(rows: Iterable[np.ndarray], style: str = "ascii") -> Iterator[str]:
+def text_rows(rows: Iterable[np.ndarray], style: str = "ascii") -> Iterator[str]:
     """Lazily render maze rows as lines of text (without newlines).
 
     The last row given is taken as the closing row, so the bottom border is
     drawn once the rows run out.
 
     >>> import eller_stream as es
-    >>> for line in es.text_lines(es.eller(2, 1, seed=0)):
+    >>> for line in es.text_rows(es.eller(2, 1, seed=0)):
     ...     print(line)
     +--+--+
     |     |
@@ -290,11 +296,11 @@ def text_lines(rows: Iterable[np.ndarray], style: str = "ascii") -> Iterator[str
         yield from renderer.close().decode().splitlines()
 
 
-def render_text(grid: np.ndarray, style: str = "ascii") -> str:
+def text(grid: np.ndarray, style: str = "ascii") -> str:
     """A whole maze as text (``ascii``, ``unicode`` or ``blocks``).
 
     >>> import eller_stream as es
-    >>> print(es.render_text(es.eller(3, 2, seed=5), "blocks"), end="")
+    >>> print(es.text(es.eller(3, 2, seed=5), "blocks"), end="")
     ███████
     █ █ █ █
     █ █ █ █

@@ -107,7 +107,7 @@ def test_render_draws_the_banded_maze(tmp_path, ext):
     grid = np.vstack([stream.take(19), stream.finish()[None]])
     assert perfect_problems(grid) == []
     expected = str(tmp_path / f"e{ext}")
-    es.render_image(expected, grid, 3, 1)
+    es.write_image(expected, grid, 3, 1)
     if ext == ".png":
         assert list(png.Reader(filename=path).read()[2]) == list(png.Reader(filename=expected).read()[2])
     else:

@@ -657,7 +657,7 @@ def test_svg_is_written_atomically(tmp_path, monkeypatch):
 
     monkeypatch.setattr(image, "open", interrupted_open, raising=False)
     with pytest.raises(KeyboardInterrupt):
-        es.render_image(str(target), es.eller(30, 30, seed=1))
+        es.write_image(str(target), es.eller(30, 30, seed=1))
     assert target.read_text() == "old" and calls == [f"{target}.part"]
     assert [p.name for p in tmp_path.iterdir()] == ["m.svg"]
 

@@ -85,12 +85,12 @@ def test_int_arguments_take_numpy_ints():
 def test_render_text_of_no_rows(style, width):
     """A 0-row grid draws one wall line, as wide as the maze's lines."""
     empty = np.zeros((0, width), np.uint8)
-    text = es.render_text(empty, style)
+    text = es.text(empty, style)
     assert text.count("\n") == 1 and text.endswith("\n")
-    full = es.render_text(es.eller(width, 3, seed=1), style)
+    full = es.text(es.eller(width, 3, seed=1), style)
     assert len(text) == len(full.splitlines()[0]) + 1
     assert text.strip(" \n") == text.rstrip("\n")  # no gap: a whole line of wall
-    assert list(es.text_lines([empty], style)) == [text[:-1]]
+    assert list(es.text_rows([empty], style)) == [text[:-1]]
 
 
 @pytest.mark.parametrize("style", ["ascii", "unicode", "blocks", "raw"])
@@ -144,7 +144,7 @@ def test_wall_zero_is_refused_naming_wall():
     with pytest.raises(ValueError, match="wall"):
         next(es.png_rows(grid, 3, wall=0))
     with pytest.raises(ValueError, match="wall"):
-        es.render_image("never.png", grid, wall=0)
+        es.write_image("never.png", grid, wall=0)
 
 
 def test_cli_wall_zero_is_a_usage_error(tmp_path, capsys):

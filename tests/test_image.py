@@ -82,12 +82,12 @@ def test_png_endpoints_and_solution(tmp_path, algorithm):
     (_, sx), (_, ex) = es.suggest_endpoints(grid)
     path = es.solve(grid, (0, sx), (9, ex))
     target = tmp_path / "m.png"
-    es.render_image(target, grid, cell=4, wall=2, solution=True)
+    es.write_image(target, grid, cell=4, wall=2, solution=True)
     img = read_png(target.read_bytes())
     np.testing.assert_array_equal(img, expected_image(grid, 4, 2, sx, ex, path))
     # the solution colour covers exactly the path: its cells, passages and two openings
     assert np.count_nonzero(img == PATH) == len(path) * 16 + (len(path) - 1) * 8 + 2 * 8
-    es.render_image(target, grid, cell=4, wall=2, endpoints=True)
+    es.write_image(target, grid, cell=4, wall=2, endpoints=True)
     img = read_png(target.read_bytes())
     assert not (img == PATH).any()
     np.testing.assert_array_equal(img, expected_image(grid, 4, 2, sx, ex))
@@ -144,7 +144,7 @@ def test_png_row_count_must_match():
     with pytest.raises(ValueError, match="path"):
         es.write_png(io.BytesIO(), es.eller(5, 4, seed=1), path=np.array([[0, 0], [1, 1]]))
     with pytest.raises(ValueError, match=r"png or \.svg"):
-        es.render_image("maze.gif", es.eller(5, 4, seed=1))
+        es.write_image("maze.gif", es.eller(5, 4, seed=1))
 
 
 def svg_walls(text: str) -> set[tuple]:

@@ -20,7 +20,7 @@ PARSERS = {"ascii": parse_ascii, "unicode": parse_unicode, "blocks": parse_block
 def test_every_text_style_reads_back_to_the_grid(width, height, seed):
     grid = es.eller(width, height, seed)
     for style, parse in PARSERS.items():
-        np.testing.assert_array_equal(parse(es.render_text(grid, style)), grid, err_msg=style)
+        np.testing.assert_array_equal(parse(es.text(grid, style)), grid, err_msg=style)
 
 
 @pytest.mark.parametrize("style", ["ascii", "unicode", "blocks", "raw"])
@@ -54,11 +54,11 @@ def test_resumed_renderer_continues_seamlessly(style):
 
 def test_text_lines_is_lazy_and_complete():
     stream = es.EllerStream(6, seed=1)
-    lines = es.text_lines(stream)
+    lines = es.text_rows(stream)
     head = [next(lines) for _ in range(5)]  # top border + two rows
     assert head[0] == "+--" * 6 + "+" and stream.rows_emitted <= 3
     rows = [*list(es.EllerStream(6, seed=2).take(4)), np.zeros(6, np.uint8)]
-    text = "\n".join(es.text_lines(rows, "unicode")) + "\n"
+    text = "\n".join(es.text_rows(rows, "unicode")) + "\n"
     assert parse_unicode(text).shape == (5, 6)
 
 
@@ -105,8 +105,8 @@ def test_bad_inputs_name_the_argument():
     with pytest.raises(TypeError, match="grid"):
         es.tiles([[1, 2]])
     with pytest.raises(TypeError, match="grid"):
-        es.render_text(np.zeros((2, 2), np.int64))
+        es.text(np.zeros((2, 2), np.int64))
     with pytest.raises(ValueError, match="block"):
         es.TextRenderer(4).rows(np.zeros((2, 5), np.uint8))
     with pytest.raises(ValueError, match="style"):
-        es.render_text(np.zeros((2, 2), np.uint8), "raw")
+        es.text(np.zeros((2, 2), np.uint8), "raw")
