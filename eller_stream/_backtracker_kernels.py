@@ -17,7 +17,7 @@ from ._rng import _below, _below_cells, random_bits
 @_njit(inline="always")
 def _free_sides(
     grid: np.ndarray, i: int, width: int, height: int, divider: Divider
-) -> tuple[int, int, int, int]:
+) -> tuple[np.int64, np.int64, np.int64, np.int64]:
     """1 for each side of cell i (north, south, west, east) with an unvisited
     neighbour.  No branches: a neighbour outside the grid reads cell i
     itself, which is visited."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._numba import _U, _U64, _mul_high, _njit
+from ._numba import _U, _U64, Int64, _mul_high, _njit
 
 VISITED = 4
 PARENT_SHIFT = 3
@@ -30,7 +30,7 @@ Divider = tuple[np.uint64, np.uint64, bool]  # (m, s, wide): see _divider
 
 
 @_njit(inline="always")
-def _step(i: int, d: int, width: int) -> int:
+def _step(i: int, d: Int64, width: int) -> np.int64:
     """The neighbour of cell i towards d (no bounds check)."""
     # d: 0 north, 1 south, 2 west, 3 east (as int64: plain Python would keep uint8)
     d = np.int64(d)
@@ -83,7 +83,7 @@ def _divider(width: int, cells: int) -> Divider:
 
 
 @_njit(inline="always")
-def _row_of(i: int, divider: Divider) -> int:
+def _row_of(i: int, divider: Divider) -> np.int64:
     """i // width by a multiplication (see :func:`_divider`; the branch on
     ``wide`` goes the same way in a whole walk)."""
     m, s, wide = divider

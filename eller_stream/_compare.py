@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
@@ -180,7 +181,7 @@ def compare(
             "height": height,
             "seeds": seeds,
             "ns_per_cell": best / cells * 1e9,
-            "extra_bytes_per_cell": _peak_extra_bytes(lambda make=make: make(width, height, 0)) / cells,
+            "extra_bytes_per_cell": _peak_extra_bytes(functools.partial(make, width, height, 0)) / cells,
         }
         for key, _value in samples[0].items():
             if key != "cells":

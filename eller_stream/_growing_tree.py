@@ -62,13 +62,11 @@ def parse_strategy(strategy: str | Mapping[str, float]) -> dict[str, float]:
     if isinstance(strategy, str):
         weights: dict[str, float] = {}
         for part in strategy.split(","):
-            name, _, weight = part.strip().partition(":")
+            name, _, text = part.strip().partition(":")
             try:
-                weights[name.strip()] = float(weight) if weight else 1.0
+                weights[name.strip()] = float(text) if text else 1.0
             except ValueError:
-                raise ValueError(
-                    f"strategy weight must be a number, got {weight!r} in {strategy!r}"
-                ) from None
+                raise ValueError(f"strategy weight must be a number, got {text!r} in {strategy!r}") from None
     elif isinstance(strategy, Mapping):
         weights = dict(strategy)
     else:

@@ -37,7 +37,7 @@ from ._growing_tree_kernels import (
     _slot,
     _sweep,
 )
-from ._numba import _U, _U64, _njit, _sel, lowest_bit, prefetch
+from ._numba import _U, _U64, Int64, _njit, _sel, lowest_bit, prefetch
 from ._rng import _below, mix64, random_bits
 
 RANDOM_AHEAD = 24  # random alone (randomized Prim): a pick is drawn this many steps before it
@@ -58,7 +58,7 @@ def _prim_step(
     j: int,
     choice: np.uint64,
     tail: int,
-) -> int:
+) -> np.int64:
     """A step of :func:`growing_tree_random` on the cell in slot j of
     ``active[:tail]``, without a branch: it carves to the free side
     ``choice`` picks and lists the new cell, or, having none, gives its
@@ -264,7 +264,7 @@ def growing_tree_newest_random(
     choices = np.empty(RING, np.uint64)
     for later in range(2 * BATCH):  # batches 0 and 1 (their ranks are drawn at the pick)
         draws[later] = random_bits(key, _U64(later + 1))  # draw 0 placed the first cell
-    waiting = 0  # a bit for each random pick of the next batch
+    waiting: Int64 = 0  # a bit for each random pick of the next batch
     offsets = np.empty(64, np.int64)  # offsets[i]: the neighbour towards FREE_DIRS[i]
     for i in range(64):
         offsets[i] = _step(0, FREE_DIRS[i], stride)
@@ -295,7 +295,7 @@ def growing_tree_newest_random(
         first = _U(later & (RING - 1))
         for i in range(BATCH):
             draws[first + _U(i)] = random_bits(key, _U64(later + i + 1))
-        picks = 0
+        picks: Int64 = 0
         for i in range(BATCH):
             picks |= np.int64((draws[first + _U(i)] & low) - newest < share) << i
         left = picks

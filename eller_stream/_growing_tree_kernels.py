@@ -32,7 +32,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ._cells import _carve
-from ._numba import _U, _U64, _njit, lowest_bit, prefetch
+from ._numba import _U, _U64, Int64, _njit, lowest_bit, prefetch
 from ._rng import _below, _below_cells, mix64, random_bits
 
 # when a random pick's rank is drawn (part of the stream).  A rank drawn early
@@ -66,13 +66,13 @@ def _enter(work: np.ndarray, n: int, stride: int) -> None:
 
 
 @_njit(inline="always")
-def _free_mask(work: np.ndarray, c: int) -> int:
+def _free_mask(work: np.ndarray, c: int) -> np.int64:
     """The free sides of cell c (bit d set: the neighbour towards d is unvisited)."""
     return np.int64(work[_U(c)]) >> FREE_SHIFT
 
 
 @_njit(inline="always")
-def _free_count(mask: int) -> int:
+def _free_count(mask: int) -> np.int64:
     """FREE_COUNT[mask] from a constant held in a register, not a table in memory."""
     return np.int64((_U64(FREE_COUNT_PACKED) >> _U64(mask * 4)) & _U64(15))
 
@@ -110,7 +110,7 @@ def _first_cell(work: np.ndarray, active: np.ndarray, key: np.uint64, width: int
 
 
 @_njit(inline="always")
-def _rank_of(bits: np.uint64, size: int) -> tuple[int, np.uint64]:
+def _rank_of(bits: np.uint64, size: int) -> tuple[np.int64, np.uint64]:
     """The rank, among ``size`` cells, of a random pick drawn ``bits`` (from
     its high 32 bits), and the bits left for the direction."""
     product = (bits >> _U64(32)) * _U64(size)
@@ -118,7 +118,7 @@ def _rank_of(bits: np.uint64, size: int) -> tuple[int, np.uint64]:
 
 
 @_njit(inline="always")
-def _slot(rank: int, head: int, g0: int, g1: int, tail: int) -> int:
+def _slot(rank: int, head: int, g0: int, g1: int, tail: int) -> np.int64:
     """The slot of the cell of the given rank (below the list's length) in
     ``active[head:g0]`` then ``active[g1:tail]``."""
     j = head + rank
@@ -174,8 +174,8 @@ def _sweep(active: np.ndarray, head: int, g0: int, g1: int, tail: int) -> int:
 
 @_njit(inline="always")
 def _balance_live(
-    active: np.ndarray, head: int, g0: int, g1: int, tail: int, live: int, live_left: int
-) -> tuple[int, int, int]:
+    active: np.ndarray, head: int, g0: int, g1: int, tail: int, live: int, live_left: Int64
+) -> tuple[int, int, Int64]:
     """Move cells across the gap until the left part holds as many live
     cells as the right, or one more (``live_left`` of the ``live`` cells are
     in the left part), so that the last live cell of the left part is the
@@ -264,7 +264,7 @@ def _growing_tree(
     if blocks is not None:  # batches 0 and 1 (their ranks are drawn at the pick)
         for later in range(2 * BATCH):
             draws[later] = random_bits(key, _U64(later + 1))  # draw 0 placed the first cell
-    waiting = 0  # a bit for each random pick of the next batch
+    waiting: Int64 = 0  # a bit for each random pick of the next batch
     step = 0
     _first_cell(work, active, key, width, height)
     head = 0
@@ -272,7 +272,7 @@ def _growing_tree(
     g1 = 1
     tail = 1
     live = 1
-    live_left = 1  # live cells in the left part (kept for the middle of a mix with tombstones)
+    live_left: Int64 = 1  # live cells in the left part (kept for the middle of a mix with tombstones)
     dead = 0
     while live > 0:
         if blocks is not None and (step & (BATCH - 1)) == 0:
@@ -291,7 +291,7 @@ def _growing_tree(
                 # inline helper taking the arrays costs numba reference counts
                 # at every batch (measured 1.10x the time there; a plain call, 1.13x)
                 size = (g0 - head) + (tail - g1)
-                picks = 0
+                picks: Int64 = 0
                 for i in range(BATCH):
                     picks |= np.int64((draws[first + _U(i)] & low) - pick_oldest < random_share) << i
                 left = picks

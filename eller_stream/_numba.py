@@ -27,6 +27,11 @@ from numba.extending import intrinsic
 
 _U64 = np.uint64
 
+# An int64 of a kernel as mypy sees it: numba types it int64 when compiled;
+# run as plain Python it is a Python int or, after numpy arithmetic, a numpy
+# int64.  For locals that start as a literal and take numpy results later.
+Int64 = int | np.int64
+
 _NO_CACHE_NOTE = (
     "eller_stream: note: numba cannot write its cache of compiled kernels here (no writable "
     "__pycache__ beside the package, user cache folder or NUMBA_CACHE_DIR): the kernels are "
@@ -45,7 +50,7 @@ def _njit(*args, **kwargs):
     a note says so on stderr, once per process."""
     options = {"cache": True, "nogil": True, "boundscheck": False, **kwargs}
 
-    def decorate(func):  # type: ignore[no-untyped-def]
+    def decorate(func):
         if options["cache"]:
             try:
                 return numba.njit(**options)(func)
@@ -97,17 +102,17 @@ def call(kernel: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
 
 if jit_disabled():
 
-    def prefetch(array: np.ndarray, i: int) -> None:
+    def prefetch(array: np.ndarray, i: Int64) -> None:
         """A hint only: nothing to do when the kernels run as plain Python."""
 
 else:
 
     @intrinsic
-    def prefetch(typingctx, array, i):  # type: ignore[no-untyped-def]
+    def prefetch(typingctx, array, i):
         """Ask the processor to bring ``array[i]`` into its caches without
         waiting for it (x86 ``prefetcht0``); ``i`` need not be valid."""
 
-        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        def codegen(context, builder, signature, args):
             arraytype = signature.args[0]
             data = context.make_array(arraytype)(context, builder, args[0]).data
             pointer = builder.gep(data, [args[1]])  # no bounds check, no wrap-around: a hint only
@@ -124,17 +129,17 @@ else:
 
 if jit_disabled():
 
-    def lowest_bit(bits: int) -> int:
+    def lowest_bit(bits: Int64) -> int:
         """The place of the lowest set bit of ``bits`` > 0."""
         return (int(bits) & -int(bits)).bit_length() - 1
 
 else:
 
     @intrinsic
-    def lowest_bit(typingctx, bits):  # type: ignore[no-untyped-def]
+    def lowest_bit(typingctx, bits):
         """The place of the lowest set bit of the int64 ``bits`` > 0 (x86 ``tzcnt``)."""
 
-        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        def codegen(context, builder, signature, args):
             return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
         return types.int64(types.int64), codegen
@@ -149,11 +154,11 @@ if jit_disabled():
 else:
 
     @intrinsic
-    def _mul_high(typingctx, a, b):  # type: ignore[no-untyped-def]
+    def _mul_high(typingctx, a, b):
         """The high 64 bits of the 128-bit product of the uint64s ``a * b``
         (one x86 ``mul``)."""
 
-        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        def codegen(context, builder, signature, args):
             i128 = ir.IntType(128)
             product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
             return builder.trunc(builder.lshr(product, ir.Constant(i128, 64)), ir.IntType(64))

@@ -59,13 +59,13 @@ def random_bits(key: np.uint64, counter: np.uint64) -> np.uint64:
 
 
 @_njit(inline="always")
-def _below(bits: np.uint64, n: int) -> int:
+def _below(bits: np.uint64, n: int) -> np.int64:
     """A number in [0, n) from the high 32 bits of ``bits``."""
     return np.int64(((bits >> _U64(32)) * _U64(n)) >> _U64(32))
 
 
 @_njit(inline="always")
-def _below_cells(bits: np.uint64, n: int) -> int:
+def _below_cells(bits: np.uint64, n: int) -> np.int64:
     """A cell number in [0, n) from ``bits``: :func:`_below` (the high 32 bits
     times n) while that product fits in 64 bits (n < 2**32, every grid the
     generators made before; the same cells), else the high 64 bits of

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._cells import PARENT_SHIFT, VISITED, _divider, _row_of, _step
-from ._numba import _U, _njit, _sel, prefetch
+from ._numba import _U, Int64, _njit, _sel, prefetch
 
 LOOKAHEAD = 16  # how many queue places ahead the breadth-first sweeps prefetch
 
@@ -53,10 +53,10 @@ def walk(cells: np.ndarray, width: int, height: int, source: int, target: int, r
     cur = source
     y = source // width
     x = source - y * width
-    depth = 0
+    depth: Int64 = 0
     best = -1
     best_x = -1
-    visited = 1
+    visited: Int64 = 1
     reached = 0
     while True:
         best, best_x = _farther(np.int64(y == row), depth, x, best, best_x)
@@ -124,8 +124,8 @@ def bfs_farthest(
     cells[source] |= VISITED
     queue[0] = source
     head = 0
-    tail = 1
-    level_end = 1
+    tail: Int64 = 1
+    level_end: Int64 = 1
     depth = 0
     best = -1
     best_x = -1
@@ -206,8 +206,8 @@ def tree_distances(
     row_start = row * width
     queue[0] = source * 4 + back
     head = 0
-    tail = 1
-    level_end = 1
+    tail: Int64 = 1
+    level_end: Int64 = 1
     depth = 0
     tree = 1
     to_reach = width if stop_early else n_cells + 1
@@ -282,7 +282,7 @@ def tree_walk(mask: np.ndarray, width: int, source: int, target: int) -> int:
 
 
 @_njit(inline="always")
-def _way_back(byte: int, shift: int, bias: int) -> int:
+def _way_back(byte: int, shift: int, bias: int) -> np.int64:
     return ((np.int64(byte) >> shift) - bias) & 3
 
 

@@ -52,7 +52,7 @@ def interpretable(kernel: Callable[..., object], cells: int) -> bool:
     sets itself up once and the compiled kernels take over."""
     if jit_disabled():
         return False
-    return not kernel.signatures and cells <= _interpret_budget[0]  # type: ignore[attr-defined]
+    return not kernel.signatures and cells <= _interpret_budget[0]  # type: ignore[attr-defined]  # a numba dispatcher: Callable has no .signatures
 
 
 def run(kernel: Callable[P, R], cells: int, *args: P.args, **kwargs: P.kwargs) -> R:

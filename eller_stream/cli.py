@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from types import FrameType
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, NoReturn, TextIO
 
 import numpy as np
 
@@ -106,7 +106,7 @@ def _os_message(exc: OSError) -> str:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
 
@@ -169,7 +169,7 @@ def _start(args: argparse.Namespace) -> int:
 # -- argument conversion ------------------------------------------------------
 
 
-def _checked(option: str, check, *args):  # type: ignore[no-untyped-def]
+def _checked(option: str, check, *args):
     try:
         return check(*args)
     except (TypeError, ValueError) as exc:
@@ -341,7 +341,7 @@ def _default_style(tty: bool) -> str:
     return "unicode" if tty and encoding == "utf8" else "ascii"
 
 
-def _plan(args: argparse.Namespace, tty: bool) -> dict:  # type: ignore[type-arg]
+def _plan(args: argparse.Namespace, tty: bool) -> dict:
     """Validate every argument and input file before anything is written."""
     style = args.style or _default_style(tty)
     rows = (
@@ -413,7 +413,7 @@ def _plan(args: argparse.Namespace, tty: bool) -> dict:  # type: ignore[type-arg
     }
 
 
-def _stream(plan: dict, save_path: str | None, out: BinaryIO, interrupt: _Interrupt) -> int:  # type: ignore[type-arg]
+def _stream(plan: dict, save_path: str | None, out: BinaryIO, interrupt: _Interrupt) -> int:
     stream: EllerStream | BandedStream = plan["stream"]
     rows: int | None = plan["rows"]
     rate: float = plan["rate"]
@@ -520,9 +520,9 @@ def stream_main(argv: Sequence[str]) -> int:
             signal.signal(signum, handler)
 
 
-def _isatty(f: object) -> bool:
+def _isatty(f: TextIO | None) -> bool:
     try:
-        return f is not None and f.isatty()  # type: ignore[attr-defined]
+        return f is not None and f.isatty()
     except (OSError, ValueError):
         return False
 
@@ -713,7 +713,7 @@ def render_main(argv: Sequence[str]) -> int:
     maze = _banded(args, width, seed, h, vert)
     if maze is not None and args.algorithm != "eller":
         raise UsageError("--band draws the banded maze: it takes no --algorithm but eller")
-    start = None if maze is None else _start(args)
+    start = 0 if maze is None else _start(args)  # the first row: used with --band only
     streamed = args.algorithm == "eller" and ext == ".png" and not (args.endpoints or args.solution)
     px_w, px_h = width * cell + (width + 1) * wall, rows * cell + (rows + 1) * wall
     if ext == ".png" and max(px_w, px_h) > MAX_PIXELS_SIDE:
@@ -742,7 +742,7 @@ def render_main(argv: Sequence[str]) -> int:
     if streamed:
         stream = EllerStream(width, seed, h, vert) if maze is None else maze.stream(start)
 
-        def maze_rows():  # type: ignore[no-untyped-def]
+        def maze_rows():
             for _ in range(rows - 1):
                 yield next(stream)
             yield stream.finish()

@@ -411,8 +411,8 @@ def write_image(
     start = end = path = None
     if endpoints or solution:
         (_, start), (_, end) = suggest_endpoints(grid)
-    if solution:
-        path = solve(grid, (0, start), (grid.shape[0] - 1, end))
+        if solution:
+            path = solve(grid, (0, start), (grid.shape[0] - 1, end))
     ext = os.path.splitext(os.fspath(target))[1].lower()
     if ext == ".svg":
         text = svg(grid, cell, wall, start, end, path, metadata=description)

@@ -192,7 +192,7 @@ def _blocks_lines(rows: np.ndarray, top: bool) -> np.ndarray:
 
 def _utf8(points: np.ndarray) -> bytes:
     """UTF-8 bytes of an array of code points (decoded from its buffer, no copy)."""
-    return codecs.utf_32_le_decode(np.ascontiguousarray(points, "<u4"))[0].encode()
+    return codecs.utf_32_le_decode(np.ascontiguousarray(points, "<u4").data)[0].encode()
 
 
 class TextRenderer:

@@ -236,7 +236,7 @@ class EllerStream(Iterator[np.ndarray]):
             if pos == self._block_len or self._broken:  # _atomic refuses a broken stream
                 return self._atomic(self._next_block)
             self._pos = pos + 1  # the one change a row of the block makes
-            return self._block[pos]  # type: ignore[index]
+            return self._block[pos]  # type: ignore[index]  # a block is held while _pos < _block_len
 
     def _next_block(self) -> np.ndarray:
         """Generate the rows ahead that next() hands out, and the first one.
@@ -290,7 +290,7 @@ class EllerStream(Iterator[np.ndarray]):
     def _take(self, n: int, out: np.ndarray) -> np.ndarray:
         done = min(n, self._block_len - self._pos)
         if done:
-            out[:done] = self._block[self._pos : self._pos + done]  # type: ignore[index]
+            out[:done] = self._block[self._pos : self._pos + done]  # type: ignore[index]  # done > 0: a block is held
             self._pos += done
         if self._pos == self._block_len:
             self._drop_block()
