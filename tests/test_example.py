@@ -115,9 +115,13 @@ def test_ctrl_c_ends_quietly(tmp_path, delay):
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(delay)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()  # never leave a game running (it would play 10**8 frames)
+        proc.wait()
     assert proc.returncode == 130
     assert "Traceback" not in err
     assert os.listdir(tmp_path) == []
