@@ -281,10 +281,10 @@ class BandedStream(Iterator[np.ndarray]):
         self._lock = threading.RLock()
         self._scratch = (np.empty(width, np.uint8), np.empty(width + 1, np.int32))  # doors, parent
         # (row, left, right): the sets before row ``row``, the next to generate
+        self._block_rows = max(1, min(4096, _BLOCK_BYTES // width))
         self._gen = self._state_at(self._start)
         self._block: np.ndarray | None = None  # rows generated ahead for next()
         self._pos = 0  # rows of the block handed out
-        self._block_rows = max(1, min(4096, _BLOCK_BYTES // width))
         self._closed = False
 
     @property
@@ -372,11 +372,15 @@ class BandedStream(Iterator[np.ndarray]):
         return end, left, right
 
     def _state_at(self, row: int) -> tuple[int, np.ndarray, np.ndarray]:
-        """The sets before row ``row``: its band's rows above it, replayed."""
+        """The sets before row ``row``: its band's rows above it, replayed
+        through one scratch block of at most ``_BLOCK_BYTES`` (a band can be
+        far taller than the memory a stream may take)."""
         first = row - row % self._maze.band
         state = (first, self._identity(), self._identity())
         if row > first:
-            state = self._run(state, np.empty((row - first, self.width), np.uint8))
+            scratch = np.empty((min(row - first, self._block_rows), self.width), np.uint8)
+            while state[0] < row:
+                state = self._run(state, scratch[: min(len(scratch), row - state[0])])
         return state
 
     def _state_now(self) -> tuple[int, np.ndarray, np.ndarray]:

@@ -519,6 +519,20 @@ def test_threads_share_a_stream():
     assert sorted(got) == sorted(r.tobytes() for r in expected)
 
 
+def test_a_stream_in_a_tall_band_keeps_o_width_memory():
+    # starting (or finishing) far down a band replays the rows above in bounded blocks
+    import tracemalloc
+
+    maze = es.InfiniteMaze(10, band=3_000_000, seed=4)
+    tracemalloc.start()
+    s = maze.stream(start=2_999_990)
+    rows = s.take(10)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 300_000  # the 3 million rows above are 30 MB
+    np.testing.assert_array_equal(rows, maze.rows(2_999_990, 3_000_000))
+
+
 def test_a_stream_keeps_o_width_memory():
     import tracemalloc
 
