@@ -28,12 +28,14 @@ _EXPORTS = {
     "SOUTH": "._format",
     "STRATEGIES": "._growing_tree",
     "STYLES": ".render",
+    "BandParams": "._params",
     "BandedStream": ".banded",
     "EllerStream": ".stream",
     "Metrics": ".analysis",
     "InfiniteMaze": ".banded",
     "TextRenderer": ".render",
     "backtracker": "._backtracker",
+    "closed_rows": "._stream_base",
     "compare": "._compare",
     "count_passages": ".analysis",
     "detour": ".analysis",
@@ -61,6 +63,8 @@ if TYPE_CHECKING:
     from ._compare import compare  # noqa: F401
     from ._format import EAST, SOUTH  # noqa: F401
     from ._growing_tree import STRATEGIES, growing_tree, parse_strategy  # noqa: F401
+    from ._params import BandParams  # noqa: F401
+    from ._stream_base import closed_rows  # noqa: F401
     from .analysis import (  # noqa: F401
         Metrics,
         count_passages,

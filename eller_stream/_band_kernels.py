@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ._eller_kernels import LR_PAD, _join, _leave, eller_rows
+from ._eller_kernels import _join, _leave, eller_rows
 from ._format import EAST, SOUTH
 from ._numba import _U64, _njit, _sel
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
@@ -217,46 +217,49 @@ def band_span(
 
 @_njit
 def _band_into(
-    out: np.ndarray, key: np.uint64, band0: np.uint64, first: int, j: int, band_height: int, th: np.ndarray
+    out: np.ndarray,
+    key: np.uint64,
+    band0: np.uint64,
+    j: int,
+    band_height: int,
+    th: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    doors: np.ndarray,
+    parent: np.ndarray,
 ) -> None:
-    """The rows of band ``band0 + j`` that fall in ``out``, whose row 0 is
-    row ``first`` of band ``band0``."""
-    width = out.shape[1]
-    left = np.arange(width + LR_PAD).astype(np.int32)
-    right = left.copy()
-    doors = np.empty(width, np.uint8)
-    parent = np.empty(width + 1, np.int32)
-    band = _U64(band0) + _U64(j)
-    lo = j * band_height - first  # out row of the band's first row
-    start = max(lo, 0)
+    """The rows of band ``band0 + j`` into ``out``, whose row 0 is the first
+    row of band ``band0`` (the last band may end with ``out``); the other
+    arrays are scratch."""
+    for x in range(left.shape[0]):
+        left[x] = x
+        right[x] = x
+    lo = j * band_height
     stop = min(lo + band_height, out.shape[0])
-    if start > lo:  # rows above out (only in band 0): run them through one scratch row
-        scratch = np.empty((1, width), np.uint8)
-        for y in range(start - lo):
-            band_span(left, right, scratch, key, band, y, band_height, th, doors, parent)
-    band_span(left, right, out[start:stop], key, band, start - lo, band_height, th, doors, parent)
-
-
-@_njit
-def band_rows(
-    out: np.ndarray, key: np.uint64, band0: np.uint64, first: int, band_height: int, th: np.ndarray
-) -> None:
-    """Fill ``out`` with consecutive rows of the banded maze, from row
-    ``first`` of band ``band0``, one band after the other."""
-    n_bands = (first + out.shape[0] + band_height - 1) // band_height
-    for j in range(n_bands):
-        _band_into(out, key, band0, first, j, band_height, th)
+    band_span(left, right, out[lo:stop], key, _U64(band0) + _U64(j), 0, band_height, th, doors, parent)
 
 
 @_njit(parallel=True)
 def band_rows_parallel(
-    out: np.ndarray, key: np.uint64, band0: np.uint64, first: int, band_height: int, th: np.ndarray
+    out: np.ndarray,
+    key: np.uint64,
+    band0: np.uint64,
+    band_height: int,
+    th: np.ndarray,
+    lefts: np.ndarray,
+    rights: np.ndarray,
+    doors: np.ndarray,
+    parents: np.ndarray,
 ) -> None:
-    """:func:`band_rows` with the bands shared among numba's threads (each
-    band writes its own rows, so the bytes are the same)."""
-    n_bands = (first + out.shape[0] + band_height - 1) // band_height
-    for j in prange(n_bands):
-        _band_into(out, key, band0, first, j, band_height, th)
+    """Whole bands from band ``band0`` into ``out`` (the last may be cut
+    short), shared among numba's threads: thread ``t`` makes bands ``t``,
+    ``t + T``, ... with row ``t`` of the scratch arrays (``T`` rows each), so
+    the kernel allocates nothing and the bytes are those of one thread."""
+    n_bands = (out.shape[0] + band_height - 1) // band_height
+    threads = lefts.shape[0]
+    for t in prange(threads):
+        for j in range(t, n_bands, threads):
+            _band_into(out, key, band0, j, band_height, th, lefts[t], rights[t], doors[t], parents[t])
 
 
 @_njit

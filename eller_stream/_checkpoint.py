@@ -1,39 +1,84 @@
-"""The byte formats of saved state: the checkpoints of both streams and the
-command line's state file, in one place.
+"""The byte formats of saved state, and the values they hold: the
+checkpoints of both streams and the command line's state file, in one place.
 
 Every format is a body followed by its BLAKE2b digest (16 bytes):
 
 * ``EllerStream.checkpoint()``: ``ELLER_HEADER`` (magic ``ELLRSTRM``,
   version, flags, width, seed, horizontal, vertical, rows as two 64-bit
   halves), then the row's sets as ``width`` little-endian int32;
-* ``BandedStream.checkpoint()``: ``BANDED_HEADER`` alone (magic
-  ``ELLRBAND``, version, flags, width, band, seed, horizontal, vertical,
-  doors, start row, rows handed out);
+* ``BandedStream.checkpoint()``, version 2: ``BANDED_HEADER`` (magic
+  ``ELLRBAND``, version, flags, width, band, seed, start row, rows handed
+  out as two 64-bit halves (a stream from row ``-2**63`` may hand out
+  ``2**64`` rows), the length of what follows), then the maze's parameters
+  (:class:`~eller_stream._params.BandParams`) as compact JSON with sorted
+  keys, a name missing there taking its default.  Version 1 (read, no
+  longer written) held ``horizontal``, ``vertical`` and ``doors`` as three
+  doubles between the seed and the start row (``BANDED_V1_HEADER``);
 * the state file of ``eller-stream --save-state``: ``ELLRCLI1``, the length
   and bytes of a checkpoint of either kind, the length and bytes of the last
   row written (0 or ``width`` bytes).
 
-Both headers have the width at byte 12, so a reader knows a checkpoint's
-size from its first 16 bytes.
+Every header has the width at byte 12 and the version at byte 8, so a
+reader knows a checkpoint's size from its first bytes
+(:func:`checkpoint_size`).  :func:`unpack_eller` and :func:`unpack_banded`
+accept only states that :func:`pack_eller` and :func:`pack_banded` can
+write back.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import struct
+from dataclasses import dataclass
 from typing import BinaryIO
 
-from ._validate import MAX_WIDTH
+import numpy as np
+
+from ._params import BandParams
+from ._validate import MAX_BAND, MAX_WIDTH, ROW_LIMIT, SEED_LIMIT
 
 DIGEST = 16
 ELLER_MAGIC = b"ELLRSTRM"
 ELLER_VERSION = 1
 ELLER_HEADER = struct.Struct("<8sHHIQddQQ")
+ELLER_MAX_ROWS = 2**127 - 1  # rows a stream hands out at most: far below what the format holds
 BANDED_MAGIC = b"ELLRBAND"
-BANDED_VERSION = 1
-BANDED_HEADER = struct.Struct("<8sHHIQQdddqQ")
+BANDED_VERSION = 2
+BANDED_HEADER = struct.Struct("<8sHHIQQqQQI")
+BANDED_V1_HEADER = struct.Struct("<8sHHIQQdddqQ")
+MAX_PARAMS_BYTES = 1 << 20  # the parameters' JSON, at most
 STATE_MAGIC = b"ELLRCLI1"
 _LENGTH = struct.Struct("<I")
+_MASK64 = 2**64 - 1
+
+
+@dataclass(frozen=True)
+class EllerState:
+    """What an :class:`~eller_stream.EllerStream` checkpoint holds."""
+
+    width: int
+    seed: int
+    horizontal: float
+    vertical: float
+    rows: int  # rows handed out
+    left: np.ndarray  # the row sets, ``width`` int32 (see _eller_kernels)
+
+
+@dataclass(frozen=True)
+class BandedState:
+    """What a :class:`~eller_stream.BandedStream` checkpoint holds."""
+
+    width: int
+    band: int
+    seed: int
+    params: BandParams
+    start: int  # the row the stream started at
+    rows: int  # rows handed out
+
+
+def _corrupt(what: str) -> ValueError:
+    return ValueError(f"checkpoint data is corrupt ({what})")
 
 
 def seal(body: bytes) -> bytes:
@@ -54,15 +99,129 @@ def unseal(data: bytes, magic: bytes, size: int, what: str, name: str) -> bytes:
     return body
 
 
+def pack_eller(state: EllerState) -> bytes:
+    """The bytes of an :class:`EllerState`."""
+    header = ELLER_HEADER.pack(
+        ELLER_MAGIC,
+        ELLER_VERSION,
+        0,
+        state.width,
+        state.seed,
+        state.horizontal,
+        state.vertical,
+        state.rows & _MASK64,
+        state.rows >> 64,
+    )
+    return seal(header + state.left[: state.width].astype("<i4").tobytes())
+
+
+def unpack_eller(data: bytes) -> EllerState:
+    """The :class:`EllerState` of checkpoint bytes (checked: every field in
+    range, the sets' labels in ``[0, width)``; whether they are an Eller
+    state is the stream's to check)."""
+    if data.startswith(BANDED_MAGIC):
+        raise ValueError("data is a banded-stream checkpoint: BandedStream.resume() continues it")
+    body = unseal(data, ELLER_MAGIC, ELLER_HEADER.size, "an eller_stream checkpoint", "checkpoint data")
+    _magic, version, flags, width, seed, h, v, lo, hi = ELLER_HEADER.unpack_from(body)
+    if version != ELLER_VERSION or flags != 0:
+        raise ValueError(f"checkpoint version {version} (flags {flags}) is not supported")
+    if not 1 <= width <= MAX_WIDTH or len(body) != ELLER_HEADER.size + 4 * width:
+        raise _corrupt("width does not match its length")
+    if seed >= SEED_LIMIT or not (0.0 <= h <= 1.0 and 0.0 <= v <= 1.0):
+        raise _corrupt("parameters out of range")
+    rows = lo | (hi << 64)
+    if rows > ELLER_MAX_ROWS:
+        raise _corrupt(f"row count {rows} is beyond {ELLER_MAX_ROWS}")
+    left = np.frombuffer(body, "<i4", width, ELLER_HEADER.size).astype(np.int32)
+    if left.min() < 0 or left.max() >= width:
+        raise _corrupt("row sets out of range")
+    return EllerState(width, seed, h, v, rows, left)
+
+
+def _params_json(params: BandParams) -> bytes:
+    return json.dumps(params.as_dict(), sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
+
+
+def pack_banded(state: BandedState) -> bytes:
+    """The bytes of a :class:`BandedState` (version 2)."""
+    params = _params_json(state.params)
+    header = BANDED_HEADER.pack(
+        BANDED_MAGIC,
+        BANDED_VERSION,
+        0,
+        state.width,
+        state.band,
+        state.seed,
+        state.start,
+        state.rows & _MASK64,
+        state.rows >> 64,
+        len(params),
+    )
+    return seal(header + params)
+
+
+def _banded_params(values: object) -> BandParams:
+    try:
+        if isinstance(values, bytes):
+            values = json.loads(values.decode("utf-8"))
+        if not isinstance(values, dict):
+            raise ValueError("not an object")
+        return BandParams.from_dict(values)
+    except (ValueError, TypeError) as exc:
+        raise _corrupt(f"parameters: {exc}") from None
+
+
+def unpack_banded(data: bytes) -> BandedState:
+    """The :class:`BandedState` of checkpoint bytes (version 1 or 2)."""
+    if data.startswith(ELLER_MAGIC):
+        raise ValueError("data is an EllerStream checkpoint: EllerStream.resume() continues it")
+    body = unseal(data, BANDED_MAGIC, 16, "a banded-stream checkpoint", "checkpoint data")
+    (version,) = struct.unpack_from("<H", body, 8)
+    if version == 1 and len(body) == BANDED_V1_HEADER.size:
+        _magic, _v, flags, width, band, seed, h, v, doors, start, rows = BANDED_V1_HEADER.unpack(body)
+        params = _banded_params({"horizontal": h, "vertical": v, "doors": doors})
+    elif version == BANDED_VERSION and len(body) >= BANDED_HEADER.size:
+        _magic, _v, flags, width, band, seed, start, lo, hi, size = BANDED_HEADER.unpack_from(body)
+        rows = lo | (hi << 64)
+        if len(body) != BANDED_HEADER.size + size:
+            raise _corrupt("parameters do not match their length")
+        params = _banded_params(body[BANDED_HEADER.size :])
+    else:
+        raise ValueError(f"checkpoint version {version} is not supported (or its length is wrong)")
+    if flags != 0:
+        raise ValueError(f"checkpoint flags {flags} are not supported")
+    if not 1 <= width <= MAX_WIDTH or band < 2 or seed >= SEED_LIMIT:
+        raise _corrupt("parameters out of range")
+    if band > MAX_BAND:  # a band that older versions allowed
+        raise ValueError(f"the checkpoint's band of {band} rows is taller than the limit of {MAX_BAND}")
+    if start + rows > ROW_LIMIT:  # rows up to 2**63 - 1 exist: a stream may have handed out the last
+        raise _corrupt(f"start row {start} and {rows} rows pass row {ROW_LIMIT - 1}")
+    return BandedState(width, band, seed, params, start, rows)
+
+
 def checkpoint_size(head: bytes) -> int:
     """The size, digest included, that a checkpoint of either kind declares
-    in its first 16 bytes."""
+    in its first bytes: 16 for the Eller stream and a banded version 1,
+    ``BANDED_HEADER.size`` for a banded version 2 (:func:`header_size`)."""
     (width,) = struct.unpack_from("<I", head, 12)
     if not 1 <= width <= MAX_WIDTH:
-        raise ValueError("checkpoint data is corrupt (width out of range)")
+        raise _corrupt("width out of range")
     if head.startswith(BANDED_MAGIC):
-        return BANDED_HEADER.size + DIGEST
+        (version,) = struct.unpack_from("<H", head, 8)
+        if version == 1:
+            return BANDED_V1_HEADER.size + DIGEST
+        (size,) = struct.unpack_from("<I", head, BANDED_HEADER.size - 4)
+        if size > MAX_PARAMS_BYTES:
+            raise _corrupt("parameters too long")
+        return BANDED_HEADER.size + size + DIGEST
     return ELLER_HEADER.size + 4 * width + DIGEST
+
+
+def header_size(head: bytes) -> int:
+    """How many first bytes :func:`checkpoint_size` needs (from the first 16)."""
+    if head.startswith(BANDED_MAGIC) and struct.unpack_from("<H", head, 8)[0] != 1:
+        return BANDED_HEADER.size
+    return 16
 
 
 def pack_state(checkpoint: bytes, last_row: bytes) -> bytes:
@@ -105,14 +264,15 @@ def read_state(f: BinaryIO) -> bytes:
     head = f.read(8)
     if head in (ELLER_MAGIC, BANDED_MAGIC):  # a bare checkpoint() of either stream
         header = head + exactly(16 - 8)
-        data = header + exactly(checkpoint_size(header) - 16)
+        header += exactly(header_size(header) - 16)
+        data = header + exactly(checkpoint_size(header) - len(header))
     elif head == STATE_MAGIC:
         (n,) = _LENGTH.unpack(exactly(4))
         if not 16 <= n <= ELLER_HEADER.size + 4 * MAX_WIDTH + DIGEST:
             raise ValueError("state file is corrupt (bad length)")
         checkpoint = exactly(n)
         (width,) = struct.unpack_from("<I", checkpoint, 12)
-        if n != checkpoint_size(checkpoint):
+        if n < header_size(checkpoint) or n != checkpoint_size(checkpoint):
             raise ValueError("state file is corrupt (bad length)")
         (m,) = _LENGTH.unpack(exactly(4))
         if m not in (0, width):

@@ -14,6 +14,10 @@ import numpy as np
 
 SEED_LIMIT = 2**64
 MAX_WIDTH = 2**31 - 2
+ROW_LIMIT = 2**63  # the banded maze's rows are numbered in [-ROW_LIMIT, ROW_LIMIT)
+# The tallest band: reaching a row replays the rows above it in its band,
+# at most MAX_BAND - 1 of them (about 5 ns a cell: 0.03 s at width 80).
+MAX_BAND = 2**16
 
 
 def check_int(name: str, value: object, low: int, high: int | None = None) -> int:
@@ -49,6 +53,16 @@ def check_seed(seed: object) -> int:
 
 def check_width(width: object) -> int:
     return check_int("width", width, 1, MAX_WIDTH)
+
+
+def check_band(band: object) -> int:
+    """Return ``band`` (rows per band of the banded maze) as an int in ``[2, MAX_BAND]``."""
+    return check_int("band", band, 2, MAX_BAND)
+
+
+def check_row(name: str, row: object) -> int:
+    """Return ``row`` as a row number of the banded maze, in ``[-2**63, 2**63)``."""
+    return check_int(name, row, -ROW_LIMIT, ROW_LIMIT - 1)
 
 
 def check_grid_buffer(name: str, out: object, shape: tuple[int, ...]) -> None:

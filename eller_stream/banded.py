@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
 
 import numba
 import numpy as np
@@ -27,59 +26,39 @@ from . import _checkpoint
 from . import _eller_kernels as k
 from ._eller_kernels import LR_PAD
 from ._numba import call
-from ._rng import seed_key, threshold
+from ._params import DEFAULT_DOORS, BandParams
+from ._rng import seed_key
+from ._stream_base import CALL_CELLS, RowStream, Sets, fill
 from ._validate import (
-    MAX_WIDTH,
-    SEED_LIMIT,
+    MAX_BAND,
+    ROW_LIMIT,
+    check_band,
     check_grid_buffer,
     check_int,
-    check_probability,
+    check_row,
     check_seed,
     check_width,
 )
 
-__all__ = ["DEFAULT_DOORS", "ROW_LIMIT", "BandedStream", "InfiniteMaze"]
+__all__ = ["DEFAULT_DOORS", "MAX_BAND", "ROW_LIMIT", "BandedStream", "InfiniteMaze"]
 
-DEFAULT_DOORS = 0.45  # closest seams to the interior rows (benchmarks/seams.py)
-ROW_LIMIT = 2**63  # rows are numbered in [-ROW_LIMIT, ROW_LIMIT)
-MAX_BAND = 2**62
 _MASK64 = 2**64 - 1
 _PARALLEL_CELLS = 1 << 17  # a range of at least this many cells (and two bands) uses every core
-_BLOCK_BYTES = 1 << 16  # rows that next() generates at a time: about this many bytes
+# A band of more cells than this is made on one core, in calls of CALL_CELLS
+# cells (a parallel call makes whole bands and could not be interrupted).
+_PARALLEL_BAND_CELLS = 8 * CALL_CELLS
 _parallel_lock = threading.Lock()  # numba's default thread pool takes one parallel call at a time
+# numba's OpenMP thread pool does not survive a fork: a child of a process
+# that used it runs on one core (os.register_at_fork sets _parallel[1]).
+_parallel = [False, False]  # [used in this process, used before a fork]
 
 
-
-# A band's first row starts with every cell a set of its own, so with the
-# user's probabilities it would join and open more than the rows below it
-# (EAST 0.50 against 0.40 at the defaults): it takes these factors of them,
-# measured with benchmarks/seams.py to make it look like the others.
-FIRST_JOIN = 0.8
-FIRST_OPEN = 0.6
+def _forked_child() -> None:
+    _parallel[1] = _parallel[1] or _parallel[0]
 
 
-def _thresholds(horizontal: float, vertical: float, doors: float) -> np.ndarray:
-    """The kernels' thresholds array (``_band_kernels.TH_*``)."""
-    th = np.empty(bk.N_THRESHOLDS, np.uint64)
-    th[bk.TH_JOIN] = threshold(horizontal)
-    th[bk.TH_OPEN] = threshold(vertical)
-    th[bk.TH_DOOR] = threshold(doors)
-    th[bk.TH_JOIN_FIRST] = threshold(horizontal * FIRST_JOIN)
-    th[bk.TH_OPEN_FIRST] = threshold(vertical * FIRST_OPEN)
-    return th
-
-
-def _check_doors(doors: object) -> float:
-    if doors is None:
-        return DEFAULT_DOORS
-    result = check_probability("doors", doors)
-    if result == 0.0:
-        raise ValueError("doors must be in (0, 1], got 0.0")
-    return result
-
-
-def _check_row(name: str, value: object) -> int:
-    return check_int(name, value, -ROW_LIMIT, ROW_LIMIT)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked_child)
 
 
 def _memory_bytes() -> int:
@@ -88,6 +67,17 @@ def _memory_bytes() -> int:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):  # not on this platform: only numpy's own limit
         return 2**63 - 1
+
+
+def _alloc(shape: tuple[int, ...], dtype: type, what: str) -> np.ndarray:
+    """``np.empty``, or a ValueError that says what could not be had."""
+    size = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
+    if size > _memory_bytes():
+        raise ValueError(f"{what} need {size} bytes, more than this machine's memory")
+    try:
+        return np.empty(shape, dtype)
+    except MemoryError:
+        raise ValueError(f"{what} need {size} bytes, more than can be had") from None
 
 
 class InfiniteMaze:
@@ -103,7 +93,9 @@ class InfiniteMaze:
     width:
         Cells per row, at least 1.
     band:
-        Rows per band, at least 2 (default 32): the bound on the detour.
+        Rows per band, in ``[2, MAX_BAND]`` (default 32): the bound on the
+        detour.  Reaching a row replays the rows above it in its band, so
+        bands are at most :data:`MAX_BAND` (65536) rows.
     seed:
         An int in ``[0, 2**64)``; ``None`` draws one from OS entropy.
     horizontal, vertical:
@@ -113,13 +105,16 @@ class InfiniteMaze:
         (every seam has at least one door); ``None``: :data:`DEFAULT_DOORS`,
         chosen so that the rows at the seams look like the others.
 
+    The parameters of the rows (all but ``width``, ``band`` and ``seed``)
+    are one value, :attr:`params` (a ``BandParams``).
+
     >>> import eller_stream as es
     >>> maze = es.InfiniteMaze(width=5, band=3, seed=7)
     >>> grid = maze.rows(0, 6)
     >>> bool((grid[2::3] & es.SOUTH).any(axis=1).all())  # each band's last row opens at its doors
     True
-    >>> maze.band, maze.width
-    (3, 5)
+    >>> maze.band, maze.width, maze.params.doors
+    (3, 5, 0.45)
     """
 
     def __init__(
@@ -131,14 +126,27 @@ class InfiniteMaze:
         vertical: float = 0.5,
         doors: float | None = None,
     ) -> None:
+        knobs = {"horizontal": horizontal, "vertical": vertical}
+        if doors is not None:
+            knobs["doors"] = doors
+        self._set(width, band, seed, BandParams(**knobs))
+
+    def _set(self, width: int, band: int, seed: int | None, params: BandParams) -> None:
         self._width = check_width(width)
-        self._band = check_int("band", band, 2, MAX_BAND)
+        self._band = check_band(band)
         self._seed = check_seed(seed)
-        self._horizontal = check_probability("horizontal", horizontal)
-        self._vertical = check_probability("vertical", vertical)
-        self._doors = _check_doors(doors)
+        if not isinstance(params, BandParams):
+            raise TypeError(f"params must be a BandParams, got {type(params).__name__}")
+        self._params = params
         self._key = seed_key(self._seed)
-        self._th = _thresholds(self._horizontal, self._vertical, self._doors)
+        self._th = params.thresholds()
+
+    @classmethod
+    def from_params(cls, width: int, band: int, seed: int | None, params: BandParams) -> InfiniteMaze:
+        """The maze of these dimensions, seed and parameter value."""
+        maze = cls.__new__(cls)
+        maze._set(width, band, seed, params)
+        return maze
 
     # -- public attributes -------------------------------------------------
     @property
@@ -157,40 +165,63 @@ class InfiniteMaze:
         return self._seed
 
     @property
+    def params(self) -> BandParams:
+        """The parameters of the rows, one frozen value."""
+        return self._params
+
+    @property
     def horizontal(self) -> float:
         """Probability of joining side-by-side cells of different sets."""
-        return self._horizontal
+        return self._params.horizontal
 
     @property
     def vertical(self) -> float:
         """Probability of an optional downward opening."""
-        return self._vertical
+        return self._params.vertical
 
     @property
     def doors(self) -> float:
         """Probability that a column is a door between two bands."""
-        return self._doors
+        return self._params.doors
 
     def __repr__(self) -> str:
-        return (
-            f"InfiniteMaze(width={self._width}, band={self._band}, seed={self._seed}, "
-            f"horizontal={self._horizontal}, vertical={self._vertical}, doors={self._doors})"
-        )
+        knobs = ", ".join(f"{name}={value!r}" for name, value in self._params.as_dict().items())
+        return f"InfiniteMaze(width={self._width}, band={self._band}, seed={self._seed}, {knobs})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, InfiniteMaze):
             return NotImplemented
-        return self._params() == other._params()
+        return self._identity() == other._identity()
 
     def __hash__(self) -> int:
-        return hash(self._params())
+        return hash(self._identity())
 
-    def _params(self) -> tuple[int, int, int, float, float, float]:
-        return (self._width, self._band, self._seed, self._horizontal, self._vertical, self._doors)
+    def _identity(self) -> tuple[int, int, int, BandParams]:
+        return (self._width, self._band, self._seed, self._params)
 
     # -- rows --------------------------------------------------------------
-    def _kernel_args(self) -> tuple[np.uint64, np.ndarray]:
-        return self._key, self._th
+    def _kernel(self, left: np.ndarray, right: np.ndarray, out: np.ndarray, row: int) -> None:
+        """The rows from row ``row`` into ``out``, continuing ``left``/``right``
+        (a stream's step: across bands, from anywhere in one)."""
+        band, y = divmod(row, self._band)
+        doors = np.empty(self._width, np.uint8)
+        parent = np.empty(self._width + 1, np.int32)
+        band_u64 = np.uint64(band & _MASK64)
+        call(
+            bk.band_stream_rows, left, right, out, self._key, band_u64, y, self._band, self._th, doors, parent
+        )
+
+    def _seek(self, row: int) -> Sets:
+        """The sets before row ``row``: its band's rows above it, replayed
+        through a scratch block of at most 64 KiB, in short kernel calls."""
+        first = row - row % self._band
+        ones = np.arange(self._width + LR_PAD, dtype=np.int32)
+        sets = Sets(first, ones, ones.copy())
+        if row > first:
+            scratch = np.empty((max(1, min(row - first, (1 << 16) // self._width)), self._width), np.uint8)
+            while sets.row < row:
+                sets = fill(self._kernel, sets, scratch[: min(len(scratch), row - sets.row)])
+        return sets
 
     def rows(self, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
         """Rows ``start`` to ``stop - 1`` as a C-contiguous ``(stop - start,
@@ -199,6 +230,7 @@ class InfiniteMaze:
         Only the bands the range touches are generated; a long range uses
         every core and gives the same bytes.  ``out``, if given, is a
         C-contiguous writeable uint8 array of that shape to fill instead.
+        Ctrl-C interrupts a long range within milliseconds.
 
         >>> import eller_stream as es
         >>> maze = es.InfiniteMaze(8, band=4, seed=3)
@@ -206,35 +238,64 @@ class InfiniteMaze:
         >>> bool((whole[5:] == maze.rows(0, 9)).all())
         True
         """
-        start = _check_row("start", start)
-        stop = _check_row("stop", stop)
+        start = check_row("start", start)
+        stop = check_int("stop", stop, -ROW_LIMIT, ROW_LIMIT)
         if stop <= start:
             raise ValueError(f"stop must be greater than start, got start={start}, stop={stop}")
         n = stop - start
         if out is None:
-            size = n * self._width
-            if size > _memory_bytes():
-                raise ValueError(
-                    f"stop - start = {n} rows of width {self._width} need {size} bytes, "
-                    "more than this machine's memory"
-                )
-            try:
-                out = np.empty((n, self._width), np.uint8)
-            except MemoryError:
-                raise ValueError(
-                    f"stop - start = {n} rows of width {self._width} need {size} bytes, more than can be had"
-                ) from None
+            out = _alloc((n, self._width), np.uint8, f"stop - start = {n} rows of width {self._width}")
         else:
             check_grid_buffer("out", out, (n, self._width))
-        band0, first = divmod(start, self._band)
-        band0_u64 = np.uint64(band0 & _MASK64)
-        n_bands = (first + n + self._band - 1) // self._band
-        if n_bands > 1 and out.size >= _PARALLEL_CELLS and numba.get_num_threads() > 1:
-            with _parallel_lock:
-                call(bk.band_rows_parallel, out, self._key, band0_u64, first, self._band, self._th)
-        else:
-            call(bk.band_rows, out, self._key, band0_u64, first, self._band, self._th)
+        head = min(n, -start % self._band)  # the rows before the first whole band
+        if head:
+            fill(self._kernel, self._seek(start), out[:head])
+        if head < n:
+            self._bands(start + head, out[head:])
         return out
+
+    def _bands(self, row: int, out: np.ndarray) -> None:
+        """``out``'s rows from row ``row``, a band's first row: bands shared
+        among numba's threads when they are many, in calls of about
+        ``CALL_CELLS`` cells a thread."""
+        band_cells = self._band * self._width
+        threads = numba.get_num_threads()
+        scratch = None
+        if (
+            out.shape[0] > self._band
+            and out.size >= _PARALLEL_CELLS
+            and threads > 1
+            and band_cells <= _PARALLEL_BAND_CELLS
+            and not _parallel[1]
+        ):
+            w, what = self._width, "the threads' scratch rows"
+            try:
+                scratch = (
+                    _alloc((threads, w + LR_PAD), np.int32, what),
+                    _alloc((threads, w + LR_PAD), np.int32, what),
+                    _alloc((threads, w), np.uint8, what),
+                    _alloc((threads, w + 1), np.int32, what),
+                )
+            except ValueError:
+                scratch = None  # one core, then
+        if scratch is None:
+            ones = np.arange(self._width + LR_PAD, dtype=np.int32)
+            fill(self._kernel, Sets(row, ones, ones.copy()), out)
+            return
+        per_call = self._band * max(threads, threads * CALL_CELLS // band_cells)
+        for lo in range(0, out.shape[0], per_call):
+            band = np.uint64(((row + lo) // self._band) & _MASK64)
+            with _parallel_lock:
+                _parallel[0] = True
+                call(
+                    bk.band_rows_parallel,
+                    out[lo : lo + per_call],
+                    self._key,
+                    band,
+                    self._band,
+                    self._th,
+                    *scratch,
+                )
 
     def __getitem__(self, index: int | slice) -> np.ndarray:
         """``maze[a:b]`` is ``maze.rows(a, b)``; ``maze[r]`` is row ``r`` (a
@@ -245,7 +306,7 @@ class InfiniteMaze:
             if index.start is None or index.stop is None:
                 raise ValueError("the maze is infinite: a slice of rows needs both start and stop")
             return self.rows(index.start, index.stop)
-        row = _check_row("index", index)
+        row = check_row("index", index)
         return self.rows(row, row + 1)[0]
 
     def stream(self, start: int = 0) -> BandedStream:
@@ -261,31 +322,33 @@ class InfiniteMaze:
         return BandedStream(self, start)
 
 
-class BandedStream(Iterator[np.ndarray]):
+class BandedStream(RowStream):
     """The rows of an :class:`InfiniteMaze` one at a time, from a start row,
     with O(width) memory.  Rows taken from a start at a band's first row,
     then :meth:`finish`, form a perfect maze.
 
     Every call leaves the stream as it was before the call if it raises
-    (or is interrupted), and a lock makes it safe to share between threads.
+    (or is interrupted), a lock makes it safe to share between threads,
+    and it pickles (through :meth:`checkpoint`).
+
+    >>> import eller_stream as es
+    >>> s = es.InfiniteMaze(5, band=3, seed=4).stream(start=-2)
+    >>> s.row, s.take(4).shape, s.row, s.rows_emitted
+    (-2, (4, 5), 2, 4)
     """
 
     def __init__(self, maze: InfiniteMaze, start: int = 0) -> None:
         if not isinstance(maze, InfiniteMaze):
             raise TypeError(f"maze must be an InfiniteMaze, got {type(maze).__name__}")
+        self._at(maze, check_row("start", start), start)
+
+    def _at(self, maze: InfiniteMaze, start: int, row: int) -> None:
+        """Begin at row ``row`` (up to ``ROW_LIMIT``: a resumed stream may be
+        past the last row), counting from ``start``."""
         self._maze = maze
-        self._start = _check_row("start", start)
-        if self._start >= ROW_LIMIT:
-            raise ValueError(f"start must be below {ROW_LIMIT}, got {self._start}")
-        width = maze.width
-        self._lock = threading.RLock()
-        self._scratch = (np.empty(width, np.uint8), np.empty(width + 1, np.int32))  # doors, parent
-        # (row, left, right): the sets before row ``row``, the next to generate
-        self._block_rows = max(1, min(4096, _BLOCK_BYTES // width))
-        self._gen = self._state_at(self._start)
-        self._block: np.ndarray | None = None  # rows generated ahead for next()
-        self._pos = 0  # rows of the block handed out
-        self._closed = False
+        self._width = maze.width
+        self._start = start
+        self._begin(maze._seek(row), ROW_LIMIT)
 
     @property
     def maze(self) -> InfiniteMaze:
@@ -293,14 +356,19 @@ class BandedStream(Iterator[np.ndarray]):
         return self._maze
 
     @property
-    def width(self) -> int:
-        """Cells per row."""
-        return self._maze.width
-
-    @property
     def seed(self) -> int:
         """The maze's seed."""
         return self._maze.seed
+
+    @property
+    def band(self) -> int:
+        """The maze's rows per band."""
+        return self._maze.band
+
+    @property
+    def params(self) -> BandParams:
+        """The maze's parameters."""
+        return self._maze.params
 
     @property
     def horizontal(self) -> float:
@@ -311,16 +379,6 @@ class BandedStream(Iterator[np.ndarray]):
     def vertical(self) -> float:
         """The maze's vertical probability."""
         return self._maze.vertical
-
-    @property
-    def band(self) -> int:
-        """The maze's rows per band."""
-        return self._maze.band
-
-    @property
-    def doors(self) -> float:
-        """The maze's share of door columns."""
-        return self._maze.doors
 
     @property
     def start(self) -> int:
@@ -337,131 +395,38 @@ class BandedStream(Iterator[np.ndarray]):
         """Rows handed out so far, the closing row included."""
         return self._next_row() - self._start + self._closed
 
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`finish` has emitted the closing row."""
-        return self._closed
-
     def __repr__(self) -> str:
         return f"BandedStream({self._maze!r}, start={self._start}, rows_emitted={self.rows_emitted})"
 
-    # -- generation --------------------------------------------------------
-    def _next_row(self) -> int:
-        if self._block is None:
-            return self._gen[0]
-        return self._gen[0] - self._block.shape[0] + self._pos
+    # -- the kernel --------------------------------------------------------
+    def _kernel(self, left: np.ndarray, right: np.ndarray, out: np.ndarray, row: int) -> None:
+        self._maze._kernel(left, right, out, row)
 
-    def _identity(self) -> np.ndarray:
-        return np.arange(self.width + LR_PAD, dtype=np.int32)
+    def _close(self, sets: Sets) -> np.ndarray:
+        left, right = sets.left.copy(), sets.right.copy()
+        row = np.empty(self._width, np.uint8)
+        call(k.eller_close, left, right, row)
+        return row
 
-    def _run(
-        self, state: tuple[int, np.ndarray, np.ndarray], out: np.ndarray
-    ) -> tuple[int, np.ndarray, np.ndarray]:
-        """The state after generating ``out``'s rows from ``state`` (which is
-        left untouched: the kernel works on copies)."""
-        row, left, right = state
-        end = row + out.shape[0]
-        if end > ROW_LIMIT:
-            raise ValueError(f"the stream cannot pass row {ROW_LIMIT - 1}")
-        left, right = left.copy(), right.copy()
-        band, y = divmod(row, self._maze.band)
-        key, th = self._maze._kernel_args()
-        doors, parent = self._scratch
-        band_u64 = np.uint64(band & _MASK64)
-        call(bk.band_stream_rows, left, right, out, key, band_u64, y, self._maze.band, th, doors, parent)
-        return end, left, right
+    def _end_error(self) -> Exception:
+        return ValueError(f"the stream cannot pass row {ROW_LIMIT - 1}")
 
-    def _state_at(self, row: int) -> tuple[int, np.ndarray, np.ndarray]:
-        """The sets before row ``row``: its band's rows above it, replayed
-        through one scratch block of at most ``_BLOCK_BYTES`` (a band can be
-        far taller than the memory a stream may take)."""
-        first = row - row % self._maze.band
-        state = (first, self._identity(), self._identity())
-        if row > first:
-            scratch = np.empty((min(row - first, self._block_rows), self.width), np.uint8)
-            while state[0] < row:
-                state = self._run(state, scratch[: min(len(scratch), row - state[0])])
-        return state
-
-    def _state_now(self) -> tuple[int, np.ndarray, np.ndarray]:
-        """The sets before the next row to hand out."""
-        if self._block is None:
-            return self._gen
-        return self._state_at(self._next_row())
-
-    def _check_open(self, action: str) -> None:
-        if self._closed:
-            raise RuntimeError(f"cannot {action}: the stream is closed (finish() was called)")
-
-    def __iter__(self) -> BandedStream:
-        return self
-
-    def __next__(self) -> np.ndarray:
-        with self._lock:
-            if self._closed:
-                raise StopIteration
-            block = self._block
-            if block is not None and self._pos < block.shape[0]:
-                self._pos += 1
-                return block[self._pos - 1]
-            n = min(self._block_rows, ROW_LIMIT - self._gen[0])
-            if n <= 0:
-                raise ValueError(f"the stream cannot pass row {ROW_LIMIT - 1}")
-            new_block = np.empty((n, self.width), np.uint8)
-            gen = self._run(self._gen, new_block)
-            self._gen, self._block, self._pos = gen, new_block, 1
-            return new_block[0]
-
-    def take(self, n: int, out: np.ndarray | None = None) -> np.ndarray:
-        """The next ``n`` rows as a C-contiguous ``(n, width)`` uint8 array
-        (``out``, if given, is filled and returned instead).
-
-        >>> import eller_stream as es
-        >>> es.InfiniteMaze(6, band=4, seed=3).stream(start=-1).take(3).shape
-        (3, 6)
-        """
-        n = check_int("n", n, 0)
-        with self._lock:
-            self._check_open("take rows")
-            if out is None:
-                out = np.empty((n, self.width), np.uint8)
-            else:
-                check_grid_buffer("out", out, (n, self.width))
-            block, pos, gen = self._block, self._pos, self._gen
-            done = 0
-            if block is not None:
-                done = min(n, block.shape[0] - pos)
-                out[:done] = block[pos : pos + done]
-            if done < n:
-                gen = self._run(gen, out[done:])
-            if block is not None and pos + done < block.shape[0]:
-                self._pos = pos + done
-            else:
-                self._gen, self._block, self._pos = gen, None, 0
-            return out
-
-    def finish(self) -> np.ndarray:
-        """Emit the closing row, which joins every remaining set, and close
-        the stream.
-
-        >>> import eller_stream as es
-        >>> s = es.InfiniteMaze(4, band=2, seed=0).stream()
-        >>> int(s.finish()[-1])
-        0
-        """
-        with self._lock:
-            self._check_open("finish")
-            _row, left, right = self._state_now()
-            left, right = left.copy(), right.copy()
-            row = np.empty(self.width, np.uint8)
-            call(k.eller_close, left, right, row)
-            self._closed = True
-            return row
+    def _end_text(self) -> str:
+        return f"row {ROW_LIMIT - 1}"
 
     # -- checkpoints -------------------------------------------------------
-    def checkpoint(self) -> bytes:
-        """The stream's position as a few bytes (versioned, with a checksum):
-        the maze's parameters, the start row and the rows handed out.
+    def _checkpoint(self) -> bytes:
+        m = self._maze
+        state = _checkpoint.BandedState(
+            m.width, m.band, m.seed, m.params, self._start, self._next_row() - self._start
+        )
+        return _checkpoint.pack_banded(state)
+
+    @classmethod
+    def resume(cls, data: bytes | bytearray | memoryview) -> BandedStream:
+        """A stream that continues from :meth:`checkpoint` bytes.
+
+        Raises ``ValueError`` for truncated, altered or foreign bytes.
 
         >>> import eller_stream as es
         >>> s = es.InfiniteMaze(5, band=3, seed=9).stream(start=-4)
@@ -470,53 +435,10 @@ class BandedStream(Iterator[np.ndarray]):
         >>> bool((t.take(4) == s.take(4)).all())
         True
         """
-        with self._lock:
-            self._check_open("checkpoint")
-            m = self._maze
-            body = _checkpoint.BANDED_HEADER.pack(
-                _checkpoint.BANDED_MAGIC,
-                _checkpoint.BANDED_VERSION,
-                0,
-                m.width,
-                m.band,
-                m.seed,
-                m.horizontal,
-                m.vertical,
-                m.doors,
-                self._start,
-                self._next_row() - self._start,
-            )
-            return _checkpoint.seal(body)
-
-    @classmethod
-    def resume(cls, data: bytes | bytearray | memoryview) -> BandedStream:
-        """A stream that continues from :meth:`checkpoint` bytes.
-
-        Raises ``ValueError`` for truncated, altered or foreign bytes.
-        """
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"data must be bytes from BandedStream.checkpoint(), got {type(data).__name__}")
-        header = _checkpoint.BANDED_HEADER
-        data = bytes(data)
-        if len(data) != header.size + _checkpoint.DIGEST:
-            raise ValueError("data is not a banded-stream checkpoint")
-        body = _checkpoint.unseal(
-            data, _checkpoint.BANDED_MAGIC, header.size, "a banded-stream checkpoint", "checkpoint data"
-        )
-        _magic, version, flags, width, band, seed, h, v, doors, start, rows = header.unpack(body)
-        if version != _checkpoint.BANDED_VERSION or flags != 0:
-            raise ValueError(f"checkpoint version {version} (flags {flags}) is not supported")
-        if (
-            not 1 <= width <= MAX_WIDTH
-            or not 2 <= band <= MAX_BAND
-            or seed >= SEED_LIMIT
-            or not (0.0 <= h <= 1.0 and 0.0 <= v <= 1.0 and 0.0 < doors <= 1.0)
-            or start + rows >= ROW_LIMIT
-        ):
-            raise ValueError("checkpoint data is corrupt (parameters out of range)")
-        return InfiniteMaze(width, band, seed, h, v, doors).stream(start + rows)._rebased(start)
-
-    def _rebased(self, start: int) -> BandedStream:
-        """This stream, counting its rows from ``start`` (for resume)."""
-        self._start = start
-        return self
+        state = _checkpoint.unpack_banded(bytes(data))
+        stream = cls.__new__(cls)
+        maze = InfiniteMaze.from_params(state.width, state.band, state.seed, state.params)
+        stream._at(maze, state.start, state.start + state.rows)
+        return stream

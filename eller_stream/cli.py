@@ -382,7 +382,7 @@ def _plan(args: argparse.Namespace, tty: bool) -> dict:
             raise UsageError("--start cannot be given with --resume (the state says where the stream is)")
         saved_band, saved_doors = (None, None)
         if isinstance(stream, BandedStream):
-            saved_band, saved_doors = stream.band, stream.doors
+            saved_band, saved_doors = stream.band, stream.params.doors
         band = None if args.band is None else _int("--band", args.band)
         doors = None if args.doors is None else _float("--doors", args.doors)
         for option, given, saved in (

@@ -204,10 +204,9 @@ def test_rows_fill_out_and_single_rows():
 def test_all_cores_give_the_same_bytes(monkeypatch):
     maze = es.InfiniteMaze(1000, band=32, seed=5)
     parallel = maze.rows(-100, 3000)
-    out = np.empty_like(parallel)
-    banded.bk.band_rows(out, maze._key, np.uint64((-100 // 32) % 2**64), -100 % 32, 32, maze._th)
-    np.testing.assert_array_equal(parallel, out)
     assert banded.bk.band_rows_parallel.signatures  # the long range ran on every core
+    one_stream = maze.stream(-100).take(3100)  # one core, band after band
+    np.testing.assert_array_equal(parallel, one_stream)
     threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -218,16 +217,19 @@ def test_all_cores_give_the_same_bytes(monkeypatch):
 
 def test_only_the_bands_touched_are_generated(monkeypatch):
     calls = []
-    real = banded.bk.band_rows
+    real = banded.bk.band_stream_rows
 
-    def spy(out, key, band0, first, *rest):
-        calls.append((int(band0), first, out.shape[0]))
-        return real(out, key, band0, first, *rest)
+    def spy(left, right, out, key, band, y0, *rest):
+        calls.append((int(band), y0, out.shape[0]))
+        return real(left, right, out, key, band, y0, *rest)
 
-    monkeypatch.setattr(banded.bk, "band_rows", spy)
+    monkeypatch.setattr(banded.bk, "band_stream_rows", spy)
     maze = es.InfiniteMaze(80, band=32, seed=1)
-    maze.rows(10**18, 10**18 + 64)
-    assert calls == [((10**18 // 32) % 2**64, 10**18 % 32, 64)]
+    start = 10**18 + 5
+    maze.rows(start, start + 64)
+    # the rows above the start in its band (replayed), the rest of that band, the next bands
+    band0, first = divmod(start, 32)
+    assert calls == [(band0, 0, first), (band0, first, 32 - first), (band0 + 1, 0, 64 - (32 - first))]
 
 
 # -- the detour bound ----------------------------------------------------------------
@@ -408,36 +410,88 @@ def test_corrupt_checkpoints_are_refused():
         es.BandedStream.resume("text")
 
 
+def _forge(header, names, fields, tail=b""):
+    """A checkpoint of ``header``'s layout with a valid checksum: a genuine one's
+    fields, ``fields`` changed."""
+    import hashlib
+
+    genuine = {
+        "magic": b"ELLRBAND", "flags": 0, "width": 5, "band": 3, "seed": 9, "h": 0.5, "v": 0.5,
+        "doors": 0.45, "start": 0, "rows": 0, "rows_lo": 0, "rows_hi": 0, "size": len(tail),
+    }  # fmt: skip
+    values = {**genuine, **fields}
+    body = header.pack(*(values[name] for name in names)) + tail
+    return body + hashlib.blake2b(body, digest_size=16).digest()
+
+
 def test_forged_checkpoints_with_valid_checksums_are_refused():
-    import hashlib as h
+    from eller_stream._checkpoint import BANDED_HEADER, BANDED_V1_HEADER
 
-    from eller_stream._checkpoint import BANDED_HEADER as HEADER
+    v1_names = ["magic", "version", "flags", "width", "band", "seed", "h", "v", "doors", "start", "rows"]
+    v2_names = ["magic", "version", "flags", "width", "band", "seed", "start", "rows_lo", "rows_hi", "size"]
 
-    def forge(**fields):
-        values = dict(
-            zip(
-                ["magic", "version", "flags", "width", "band", "seed", "h", "v", "doors", "start", "rows"],
-                HEADER.unpack(es.InfiniteMaze(5, 3, 9).stream(0).checkpoint()[: HEADER.size]),
-                strict=True,
-            )
-        )
-        values.update(fields)
-        body = HEADER.pack(*values.values())
-        return body + h.blake2b(body, digest_size=16).digest()
+    def v1(**fields):
+        return _forge(BANDED_V1_HEADER, v1_names, {"version": 1, **fields})
 
-    assert es.BandedStream.resume(forge(rows=4)).rows_emitted == 4
-    for fields in [
-        {"band": 1},
-        {"doors": 0.0},
-        {"width": 0},
-        {"h": 2.0},
-        {"start": 2**63 - 1, "rows": 1},
-        {"rows": 2**64 - 1},
-        {"version": 2},
-        {"doors": float("nan")},
+    def v2(tail=b'{"doors":0.45,"horizontal":0.5,"vertical":0.5}', **fields):
+        return _forge(BANDED_HEADER, v2_names, {"version": 2, **fields}, tail)
+
+    # what an older version wrote still resumes, with its parameters
+    old = es.BandedStream.resume(v1(rows=4, h=0.25))
+    assert old.rows_emitted == 4 and old.maze == es.InfiniteMaze(5, 3, 9, 0.25)
+    assert es.BandedStream.resume(v2(rows_lo=4)).rows_emitted == 4
+    assert v2() == es.InfiniteMaze(5, 3, 9).stream(0).checkpoint()
+    for forged in [
+        v1(band=1),
+        v1(doors=0.0),
+        v1(width=0),
+        v1(h=2.0),
+        v1(start=2**63 - 1, rows=2),
+        v1(rows=2**64 - 1),
+        v1(version=3),
+        v1(doors=float("nan")),
+        v2(band=1),
+        v2(band=2**16 + 1),
+        v2(width=0),
+        v2(start=2**63 - 1, rows_lo=2),
+        v2(start=-(2**63), rows_hi=1, rows_lo=1),
+        v2(rows_hi=2**63),
+        v2(tail=b'{"doors":0.0}'),
+        v2(tail=b'{"doors":true}'),
+        v2(tail=b'{"doors":NaN}'),
+        v2(tail=b'{"loops":0.5}'),
+        v2(tail=b"[0.5]"),
+        v2(tail=b"\xff"),
+        v2(tail=b"{}", size=3),
+        v2(flags=1),
     ]:
         with pytest.raises(ValueError):
-            es.BandedStream.resume(forge(**fields))
+            es.BandedStream.resume(forged)
+    # a missing name takes its default
+    assert es.BandedStream.resume(v2(tail=b"{}")).params == es.InfiniteMaze(5, 3).params
+
+
+def test_every_state_a_checkpoint_accepts_can_be_written_back():
+    # a stream that handed out row 2**63 - 1 (issue 25: it was refused as corrupt)
+    s = es.InfiniteMaze(5, band=3, seed=2).stream(start=2**63 - 2)
+    last = s.take(2)
+    t = es.BandedStream.resume(s.checkpoint())
+    assert t.row == 2**63 and t.rows_emitted == 2
+    with pytest.raises(ValueError, match="cannot pass row"):
+        next(t)
+    with pytest.raises(ValueError, match="n=1"):
+        t.take(1)
+    np.testing.assert_array_equal(t.finish(), s.finish())
+    np.testing.assert_array_equal(last, es.InfiniteMaze(5, band=3, seed=2).rows(2**63 - 2, 2**63))
+    # from the first row to the last: 2**64 rows handed out (a checksum-valid forgery was accepted,
+    # then checkpoint() raised struct.error)
+    s = es.BandedStream.resume(es.InfiniteMaze(4, band=2, seed=1).stream(-(2**63)).checkpoint())
+    s._gen = s._maze._seek(2**63 - 1)
+    resumed = es.BandedStream.resume(s.checkpoint())
+    assert resumed.rows_emitted == 2**64 - 1
+    resumed.take(1)
+    again = es.BandedStream.resume(resumed.checkpoint())
+    assert again.rows_emitted == 2**64 and again.row == 2**63
 
 
 class _Boom(KeyboardInterrupt):
@@ -523,14 +577,14 @@ def test_a_stream_in_a_tall_band_keeps_o_width_memory():
     # starting (or finishing) far down a band replays the rows above in bounded blocks
     import tracemalloc
 
-    maze = es.InfiniteMaze(10, band=3_000_000, seed=4)
+    maze = es.InfiniteMaze(10, band=2**16, seed=4)
     tracemalloc.start()
-    s = maze.stream(start=2_999_990)
+    s = maze.stream(start=2**16 - 10)
     rows = s.take(10)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    assert peak < 300_000  # the 3 million rows above are 30 MB
-    np.testing.assert_array_equal(rows, maze.rows(2_999_990, 3_000_000))
+    assert peak < 200_000  # the 65526 rows above are 655 kB
+    np.testing.assert_array_equal(rows, maze.rows(2**16 - 10, 2**16))
 
 
 def test_a_stream_keeps_o_width_memory():

@@ -56,7 +56,7 @@ def test_checkpoint_is_small_and_o_width():
 
 def test_resume_far_row_index():
     stream = es.EllerStream(20, 3)
-    stream._generated = stream._rows_emitted = 2**70 + 5
+    stream._gen = stream._gen._replace(row=2**70 + 5)
     stream.take(3)
     resumed = es.EllerStream.resume(stream.checkpoint())
     assert resumed.rows_emitted == 2**70 + 8

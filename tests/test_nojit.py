@@ -44,8 +44,10 @@ def digests():
     out["banded"] = hashlib.sha256(maze.rows(-12, 30).tobytes() + np.vstack(rows).tobytes()).hexdigest()
     from eller_stream import _band_kernels as bk
     grid = np.empty((23, 13), np.uint8)
+    scratch = [np.empty((3, 13 + 2), np.int32), np.empty((3, 13 + 2), np.int32),
+               np.empty((3, 13), np.uint8), np.empty((3, 14), np.int32)]
     with np.errstate(over="ignore"):  # the uint64 wrap-around is intended
-        bk.band_rows_parallel(grid, maze._key, np.uint64(2**64 - 3), 2, 5, maze._th)
+        bk.band_rows_parallel(grid, maze._key, np.uint64(2**64 - 3), 5, maze._th, *scratch)
     out["banded parallel"] = hashlib.sha256(grid.tobytes()).hexdigest()
     out["detour"] = repr(es.detour(es.eller(7, 30, 2)).tolist())
     return out

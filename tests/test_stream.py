@@ -190,7 +190,7 @@ def test_golden_hashes(params):
 
 def test_row_indices_beyond_2_to_the_64_cells():
     stream = es.EllerStream(1000, 8)
-    stream._generated = stream._rows_emitted = 2**62  # cell counter wraps modulo 2**64
+    stream._gen = stream._gen._replace(row=2**62)  # cell counter wraps modulo 2**64
     grid = whole_maze(stream, 30)
     assert perfect_problems(grid) == []
     assert stream.rows_emitted == 2**62 + 31

@@ -1,0 +1,125 @@
+"""The banded maze's parameters as one value.
+
+:class:`BandParams` holds every knob of a band's rows (not the width, the
+band height or the seed, which say which maze it is): it validates once,
+and it is what :class:`~eller_stream.InfiniteMaze`, its streams, their
+checkpoints and the command line carry.  A new knob is a field here (with
+its default, its check and its help text), its threshold in
+:meth:`BandParams.thresholds` and the kernel that reads it.
+
+>>> from eller_stream._params import BandParams
+>>> p = BandParams(horizontal=0.3)
+>>> p
+BandParams(horizontal=0.3, vertical=0.5, doors=0.45)
+>>> BandParams.from_dict(p.as_dict()) == p
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import _band_kernels as bk
+from ._rng import threshold
+from ._validate import check_probability
+
+__all__ = ["DEFAULT_DOORS", "BandParams"]
+
+DEFAULT_DOORS = 0.45  # closest seams to the interior rows (benchmarks/seams.py)
+
+# A band's first row starts with every cell a set of its own, so with the
+# user's probabilities it would join and open more than the rows below it
+# (EAST 0.50 against 0.40 at the defaults): it takes these factors of them,
+# measured with benchmarks/seams.py to make it look like the others.
+FIRST_JOIN = 0.8
+FIRST_OPEN = 0.6
+
+
+def _door_share(name: str, value: object) -> float:
+    try:
+        result = check_probability(name, value)
+    except ValueError:
+        raise ValueError(f"{name} must be in (0, 1], got {value!r}") from None
+    if result == 0.0:
+        raise ValueError(f"{name} must be in (0, 1], got 0.0")
+    return result
+
+
+def _knob(default: float, check: Any, help: str) -> Any:
+    """A field of :class:`BandParams`: its default, the check that turns a
+    given value into the stored one (``check(name, value)``), and the help
+    text of its command-line option (``--NAME``)."""
+    return field(default=default, metadata={"check": check, "help": help})
+
+
+@dataclass(frozen=True)
+class BandParams:
+    """The parameters of a banded maze's rows, validated.
+
+    Parameters
+    ----------
+    horizontal:
+        Probability of joining side-by-side cells of different sets, in
+        ``[0, 1]``.
+    vertical:
+        Probability of an optional downward opening, in ``[0, 1]``.
+    doors:
+        Probability that a column is a door between two bands, in ``(0, 1]``
+        (every seam has at least one door).
+
+    >>> BandParams(doors=0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: doors must be in (0, 1], got 0.0
+    """
+
+    horizontal: float = _knob(0.5, check_probability, "probability of joining side-by-side sets, in [0, 1]")
+    vertical: float = _knob(0.5, check_probability, "probability of an extra downward opening, in [0, 1]")
+    doors: float = _knob(DEFAULT_DOORS, _door_share, "share of door columns at the seams, in (0, 1]")
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            object.__setattr__(self, f.name, f.metadata["check"](f.name, getattr(self, f.name)))
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The parameters' names, in order."""
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def help(cls, name: str) -> str:
+        """The help text of parameter ``name`` (for its command-line option)."""
+        (f,) = (f for f in dataclasses.fields(cls) if f.name == name)
+        return f"{f.metadata['help']} ({f.default})"
+
+    def as_dict(self) -> dict[str, float]:
+        """The parameters by name (what checkpoints store)."""
+        return {name: getattr(self, name) for name in self.names()}
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> BandParams:
+        """The value of :meth:`as_dict`'s dict; a missing name takes its
+        default (so that states saved before a knob existed still load), an
+        unknown one is a ``ValueError``."""
+        unknown = sorted(set(values) - set(cls.names()))
+        if unknown:
+            raise ValueError(f"unknown banded-maze parameter {unknown[0]!r}")
+        return cls(**values)
+
+    def replace(self, **changes: Any) -> BandParams:
+        """This value with some parameters changed (and checked)."""
+        return dataclasses.replace(self, **changes)
+
+    def thresholds(self) -> np.ndarray:
+        """The kernels' thresholds array (``_band_kernels.TH_*``)."""
+        th = np.empty(bk.N_THRESHOLDS, np.uint64)
+        th[bk.TH_JOIN] = threshold(self.horizontal)
+        th[bk.TH_OPEN] = threshold(self.vertical)
+        th[bk.TH_DOOR] = threshold(self.doors)
+        th[bk.TH_JOIN_FIRST] = threshold(self.horizontal * FIRST_JOIN)
+        th[bk.TH_OPEN_FIRST] = threshold(self.vertical * FIRST_OPEN)
+        return th
