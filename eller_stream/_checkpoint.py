@@ -203,14 +203,14 @@ def checkpoint_size(head: bytes) -> int:
     """The size, digest included, that a checkpoint of either kind declares
     in its first bytes: 16 for the Eller stream and a banded version 1,
     ``BANDED_HEADER.size`` for a banded version 2 (:func:`header_size`)."""
-    (width,) = struct.unpack_from("<I", head, 12)
+    width = int(struct.unpack_from("<I", head, 12)[0])
     if not 1 <= width <= MAX_WIDTH:
         raise _corrupt("width out of range")
     if head.startswith(BANDED_MAGIC):
         (version,) = struct.unpack_from("<H", head, 8)
         if version == 1:
             return BANDED_V1_HEADER.size + DIGEST
-        (size,) = struct.unpack_from("<I", head, BANDED_HEADER.size - 4)
+        size = int(struct.unpack_from("<I", head, BANDED_HEADER.size - 4)[0])
         if size > MAX_PARAMS_BYTES:
             raise _corrupt("parameters too long")
         return BANDED_HEADER.size + size + DIGEST

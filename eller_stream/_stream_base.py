@@ -107,7 +107,7 @@ class RowStream(Iterator[np.ndarray]):
         """The counter of the next row to hand out."""
         if self._block is None:
             return self._gen.row
-        return self._gen.row - self._block.shape[0] + self._pos
+        return self._gen.row - int(self._block.shape[0]) + self._pos
 
     def _fill(self, sets: Sets, out: np.ndarray) -> Sets:
         return fill(self._kernel, sets, out)
@@ -134,7 +134,8 @@ class RowStream(Iterator[np.ndarray]):
                 raise StopIteration
             if block is not None and pos < block.shape[0]:
                 self._pos = pos + 1
-                return block[pos].copy()  # a copy: the block's rows ahead stay the stream's own
+                row: np.ndarray = block[pos].copy()  # a copy: the block's rows ahead stay the stream's own
+                return row
             room = self._end - self._gen.row
             if room <= 0:
                 raise self._end_error()
@@ -142,7 +143,8 @@ class RowStream(Iterator[np.ndarray]):
             new = np.empty((self._first_rows(room), self._width), np.uint8)
             gen = self._fill(before, new)
             self._gen, self._before, self._block, self._pos = gen, before, new, 1
-            return new[0].copy()
+            first: np.ndarray = new[0].copy()
+            return first
 
     def take(self, n: int, out: np.ndarray | None = None) -> np.ndarray:
         """The next ``n`` rows as a C-contiguous ``(n, width)`` uint8 array.

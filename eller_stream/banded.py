@@ -307,7 +307,8 @@ class InfiniteMaze:
                 raise ValueError("the maze is infinite: a slice of rows needs both start and stop")
             return self.rows(index.start, index.stop)
         row = check_row("index", index)
-        return self.rows(row, row + 1)[0]
+        one: np.ndarray = self.rows(row, row + 1)[0]
+        return one
 
     def stream(self, start: int = 0) -> BandedStream:
         """An :class:`EllerStream`-like stream of this maze's rows from row

@@ -433,6 +433,7 @@ def entry_points() -> list[list[str]]:
     return points
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", entry_points(), ids=lambda c: os.path.basename(c[-1]))
 def test_ctrl_c_in_the_first_moments_never_shows_a_traceback(command):
     """Ctrl-C at 21 moments over the first 0.4 s of the command, imports included.

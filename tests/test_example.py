@@ -47,6 +47,7 @@ def load_example():
     return module
 
 
+@pytest.mark.slow
 def test_the_banded_level_never_strands_the_player(tmp_path):
     shot = tmp_path / "shot.png"
     result = run(
@@ -73,6 +74,7 @@ def test_the_banded_level_never_strands_the_player(tmp_path):
     assert os.listdir(tmp_path) == ["shot.png"]  # nothing else written
 
 
+@pytest.mark.slow
 def test_the_plain_stream_with_the_same_window_strands_it():
     result = run("--frames", "4000", "--width", "40", "--band", "11", "--seed", "3", "--plain")
     assert result["stuck"] > 0  # the only way down climbed above the rows kept
