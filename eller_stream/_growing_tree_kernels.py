@@ -54,7 +54,7 @@ FREE_DIRS = np.array(
 
 
 @_njit(inline="always")
-def _enter(work: np.ndarray, n: int, stride: int) -> None:
+def _enter(work: np.ndarray, n: Int64, stride: Int64) -> None:
     """Mark cell n visited in a framed Growing Tree grid: clear, in each of
     its four neighbours, the free-side bit that points at n.  (On a cell
     already visited it changes nothing, so branch-free callers may call it
@@ -66,25 +66,25 @@ def _enter(work: np.ndarray, n: int, stride: int) -> None:
 
 
 @_njit(inline="always")
-def _free_mask(work: np.ndarray, c: int) -> np.int64:
+def _free_mask(work: np.ndarray, c: Int64) -> np.int64:
     """The free sides of cell c (bit d set: the neighbour towards d is unvisited)."""
     return np.int64(work[_U(c)]) >> FREE_SHIFT
 
 
 @_njit(inline="always")
-def _free_count(mask: int) -> np.int64:
+def _free_count(mask: Int64) -> np.int64:
     """FREE_COUNT[mask] from a constant held in a register, not a table in memory."""
     return np.int64((_U64(FREE_COUNT_PACKED) >> _U64(mask * 4)) & _U64(15))
 
 
 @_njit(inline="always")
-def _free_dir(mask: int, k: int, choice: np.uint64) -> int:
+def _free_dir(mask: Int64, k: Int64, choice: np.uint64) -> Int64:
     """One of the k >= 1 free sides in ``mask``, uniformly by ``choice``."""
     return FREE_DIRS[_U(mask * 4 + _below(choice, k))]
 
 
 @_njit(inline="always")
-def _prefetch_rows(work: np.ndarray, cell: int, stride: int) -> None:
+def _prefetch_rows(work: np.ndarray, cell: Int64, stride: Int64) -> None:
     """Fetch the bytes of ``cell`` and of the cells above and below it: all
     that a step on ``cell`` reads or writes."""
     prefetch(work, cell - stride)
@@ -93,14 +93,14 @@ def _prefetch_rows(work: np.ndarray, cell: int, stride: int) -> None:
 
 
 @_njit(inline="always")
-def _start(key: np.uint64, width: int, height: int) -> int:
+def _start(key: np.uint64, width: Int64, height: Int64) -> Int64:
     """The first cell of a Growing Tree (draw 0), in framed coordinates."""
     s = _below_cells(random_bits(key, _U64(0)), width * height)
     return (s // width + 1) * (width + 2) + s % width + 1
 
 
 @_njit(inline="always")
-def _first_cell(work: np.ndarray, active: np.ndarray, key: np.uint64, width: int, height: int) -> int:
+def _first_cell(work: np.ndarray, active: np.ndarray, key: np.uint64, width: Int64, height: Int64) -> Int64:
     """Place the first cell of a Growing Tree (see :func:`_start`) in a
     framed grid of free sides: enter it and make it the first of the list."""
     start = _start(key, width, height)
@@ -110,7 +110,7 @@ def _first_cell(work: np.ndarray, active: np.ndarray, key: np.uint64, width: int
 
 
 @_njit(inline="always")
-def _rank_of(bits: np.uint64, size: int) -> tuple[np.int64, np.uint64]:
+def _rank_of(bits: np.uint64, size: Int64) -> tuple[np.int64, np.uint64]:
     """The rank, among ``size`` cells, of a random pick drawn ``bits`` (from
     its high 32 bits), and the bits left for the direction."""
     product = (bits >> _U64(32)) * _U64(size)
@@ -118,7 +118,7 @@ def _rank_of(bits: np.uint64, size: int) -> tuple[np.int64, np.uint64]:
 
 
 @_njit(inline="always")
-def _slot(rank: int, head: int, g0: int, g1: int, tail: int) -> np.int64:
+def _slot(rank: Int64, head: Int64, g0: Int64, g1: Int64, tail: Int64) -> np.int64:
     """The slot of the cell of the given rank (below the list's length) in
     ``active[head:g0]`` then ``active[g1:tail]``."""
     j = head + rank
@@ -126,14 +126,16 @@ def _slot(rank: int, head: int, g0: int, g1: int, tail: int) -> np.int64:
 
 
 @_njit(inline="always")
-def _near_slot(rank: int, head: int, g0: int, g1: int, tail: int) -> int:
+def _near_slot(rank: Int64, head: Int64, g0: Int64, g1: Int64, tail: Int64) -> Int64:
     """:func:`_slot`, or the last slot for a rank past the list's end: a
     slot to fetch ahead of a pick, which the list may yet grow to reach."""
     return _slot(min(rank, (g0 - head) + (tail - g1) - 1), head, g0, g1, tail)
 
 
 @_njit(inline="always")
-def _drop_end(j: int, head: int, g0: int, g1: int, tail: int) -> tuple[int, int, int, int, int]:
+def _drop_end(
+    j: Int64, head: Int64, g0: Int64, g1: Int64, tail: Int64
+) -> tuple[Int64, Int64, Int64, Int64, Int64]:
     """Remove slot j of the gap buffer if it ends one of the two parts:
     the new (head, g0, g1, tail) and 1 if it did, else the same and 0."""
     if j == g0 - 1:
@@ -148,7 +150,7 @@ def _drop_end(j: int, head: int, g0: int, g1: int, tail: int) -> tuple[int, int,
 
 
 @_njit(inline="always")
-def _close_gap(active: np.ndarray, g0: int, g1: int, tail: int) -> int:
+def _close_gap(active: np.ndarray, g0: Int64, g1: Int64, tail: Int64) -> Int64:
     """Move the right part of the gap buffer down against the left one, to
     make room at the end: the new tail (the gap is then empty, g1 = g0)."""
     for t in range(g1, tail):
@@ -157,7 +159,7 @@ def _close_gap(active: np.ndarray, g0: int, g1: int, tail: int) -> int:
 
 
 @_njit(inline="always")
-def _sweep(active: np.ndarray, head: int, g0: int, g1: int, tail: int) -> int:
+def _sweep(active: np.ndarray, head: Int64, g0: Int64, g1: Int64, tail: Int64) -> Int64:
     """Drop the tombstones of both parts, keeping the order: the cells left
     fill ``active[head:w]``; w is returned (the new g0 = g1 = tail)."""
     w = head
@@ -174,8 +176,8 @@ def _sweep(active: np.ndarray, head: int, g0: int, g1: int, tail: int) -> int:
 
 @_njit(inline="always")
 def _balance_live(
-    active: np.ndarray, head: int, g0: int, g1: int, tail: int, live: int, live_left: Int64
-) -> tuple[int, int, Int64]:
+    active: np.ndarray, head: Int64, g0: Int64, g1: Int64, tail: Int64, live: Int64, live_left: Int64
+) -> tuple[Int64, Int64, Int64]:
     """Move cells across the gap until the left part holds as many live
     cells as the right, or one more (``live_left`` of the ``live`` cells are
     in the left part), so that the last live cell of the left part is the
@@ -199,8 +201,8 @@ def _balance_live(
 def _growing_tree(
     work: np.ndarray,
     active: np.ndarray,
-    width: int,
-    height: int,
+    width: Int64,
+    height: Int64,
     key: np.uint64,
     cumulative: np.ndarray,
     batches: bool | None,
@@ -410,7 +412,7 @@ GeneralKernel = Callable[[np.ndarray, np.ndarray, int, int, np.uint64, np.ndarra
 
 @_njit
 def growing_tree_alone(
-    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, cumulative: np.ndarray
+    work: np.ndarray, active: np.ndarray, width: Int64, height: Int64, key: np.uint64, cumulative: np.ndarray
 ) -> None:
     """:func:`_growing_tree` for one strategy alone (``newest`` or ``middle``):
     each step hashes its own draw, no batches."""
@@ -419,7 +421,7 @@ def growing_tree_alone(
 
 @_njit
 def growing_tree_mix(
-    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, cumulative: np.ndarray
+    work: np.ndarray, active: np.ndarray, width: Int64, height: Int64, key: np.uint64, cumulative: np.ndarray
 ) -> None:
     """:func:`_growing_tree` for a mix without random picks: the draws a
     batch at a time, two batches ahead."""
@@ -428,7 +430,7 @@ def growing_tree_mix(
 
 @_njit
 def growing_tree_mix_random(
-    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, cumulative: np.ndarray
+    work: np.ndarray, active: np.ndarray, width: Int64, height: Int64, key: np.uint64, cumulative: np.ndarray
 ) -> None:
     """:func:`_growing_tree` for a mix with random picks: the draws and the
     random picks' ranks ahead, the picked cells fetched meanwhile."""

@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _detour_kernels as dk
 from . import _walk_kernels as wk
+from ._cells import PARENT_SHIFT
 from ._format import EAST, SOUTH
 from ._numba import call
 from ._validate import check_int
@@ -135,7 +136,7 @@ def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.
     if reached < 0:  # a loop: walk again, marking the cells seen
         mark = _walk_cells(grid)
         reached = call(wk.walk, mark, w, h, source, target, 0)[0]
-        shift, bias = wk.PARENT_SHIFT, 0
+        shift, bias = PARENT_SHIFT, 0
     if not reached:
         raise ValueError(f"end {(ey, ex)} cannot be reached from start {(sy, sx)}")
     out = np.empty((call(wk.path_length, mark, w, source, target, shift, bias), 2), np.int64)
