@@ -24,7 +24,7 @@ import numpy as np
 from ._backtracker_kernels import backtracker as backtracker_kernel
 from ._numba import call
 from ._rng import seed_key
-from ._validate import check_grid_buffer, check_int, check_seed
+from ._validate import MAX_WIDTH, check_grid_buffer, check_int, check_seed
 
 __all__ = ["backtracker"]
 
@@ -91,8 +91,8 @@ def backtracker(
     >>> es.backtracker(3, 3, seed=1, out=buf) is buf
     True
     """
-    width = check_int("width", width, 1, 2**31 - 2)
-    height = check_int("height", height, 1, 2**31 - 2)
+    width = check_int("width", width, 1, MAX_WIDTH)
+    height = check_int("height", height, 1, MAX_WIDTH)
     seed = check_seed(seed)
     if isinstance(out, (str, os.PathLike)):
         out = _new_npy(os.fspath(out), (height, width))  # reserved on disk, zeroed

@@ -41,13 +41,13 @@ import numpy as np
 from . import _growing_tree_fast as fast
 from . import _growing_tree_kernels as g
 from ._format import EAST, SOUTH
+from ._growing_tree_kernels import STRATEGIES
 from ._numba import call
 from ._rng import seed_key
-from ._validate import check_grid_buffer, check_int, check_seed
+from ._validate import MAX_WIDTH, check_grid_buffer, check_int, check_seed
 
 __all__ = ["STRATEGIES", "growing_tree", "parse_strategy"]
 
-STRATEGIES = ("newest", "oldest", "random", "middle")
 RANDOM_ALONE = {"random": 1.0}  # randomized Prim: a kernel of its own
 
 
@@ -130,8 +130,8 @@ def growing_tree(
     >>> bool((a == es.growing_tree(8, 8, "random", seed=3)).all())
     True
     """
-    width = check_int("width", width, 1, 2**31 - 2)
-    height = check_int("height", height, 1, 2**31 - 2)
+    width = check_int("width", width, 1, MAX_WIDTH)
+    height = check_int("height", height, 1, MAX_WIDTH)
     weights = parse_strategy(strategy)
     seed = check_seed(seed)
     if (width + 2) * (height + 2) >= 2**31:

@@ -13,7 +13,7 @@ import secrets
 import numpy as np
 
 SEED_LIMIT = 2**64
-MAX_WIDTH = 2**31 - 2
+MAX_WIDTH = 2**31 - 2  # the widest row; the bounded generators take it as their tallest grid too
 
 
 def check_int(name: str, value: object, low: int, high: int | None = None) -> int:
