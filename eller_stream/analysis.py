@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
+from typing import NamedTuple
 
 import numpy as np
 
@@ -207,18 +208,49 @@ def suggest_endpoints(grid: np.ndarray) -> tuple[tuple[int, int], tuple[int, int
     return start, end
 
 
-def _texture_counts(by_mask: np.ndarray) -> np.ndarray:
-    """From the number of cells with each passage mask: [cells with 0..4
-    passages, straight corridors, turns, EAST, SOUTH, straight runs (a run
-    starts where a passage does not continue one)]."""
+class _Texture(NamedTuple):
+    """Counts of a grid's cells and passages, from the count of cells with
+    each passage mask (``passage_masks``' ``counts``)."""
+
+    dead_ends: int  # cells with one passage
+    corridors: int  # two
+    junctions: int  # three
+    crossroads: int  # four
+    straight: int  # cells with two passages that go straight on
+    turns: int  # ... that turn
+    east: int  # EAST passages
+    south: int  # SOUTH passages
+    runs: int  # maximal straight runs (a run starts where a passage does not continue one)
+
+
+def _texture_counts(by_mask: np.ndarray) -> _Texture:
+    """The texture counts of the cells counted by passage mask in ``by_mask``.
+
+    >>> by_mask = np.zeros(16, np.int64)
+    >>> by_mask[[0b1000, 0b1100, 0b0100]] = 1  # three cells in a row: -> <-> <-
+    >>> t = _texture_counts(by_mask)
+    >>> t.dead_ends, t.corridors, t.straight, t.turns, t.east, t.south, t.runs
+    (2, 1, 1, 0, 2, 0, 1)
+    """
     m = np.arange(16)
     north, south, west, east = m & 1, (m >> 1) & 1, (m >> 2) & 1, (m >> 3) & 1
     degree = north + south + west + east
-    per_mask = [degree == k for k in range(5)]
     straight = (m == NORTH_SOUTH) | (m == WEST_EAST)
-    run_starts = (east & (1 - west)) + (south & (1 - north))
-    per_mask += [straight, (degree == 2) & ~straight, east, south, run_starts]
-    return np.array([int(np.dot(by_mask, f)) for f in per_mask], np.int64)
+
+    def count(per_mask: np.ndarray) -> int:
+        return int(np.dot(by_mask, per_mask))
+
+    return _Texture(
+        dead_ends=count(degree == 1),
+        corridors=count(degree == 2),
+        junctions=count(degree == 3),
+        crossroads=count(degree == 4),
+        straight=count(straight),
+        turns=count((degree == 2) & ~straight),
+        east=count(east),
+        south=count(south),
+        runs=count((east & (1 - west)) + (south & (1 - north))),
+    )
 
 
 @dataclass(frozen=True)
@@ -285,24 +317,23 @@ def metrics(grid: np.ndarray) -> Metrics:
     grid = _check_grid(grid)
     h, w = grid.shape
     masks, by_mask = _masks(grid)
-    c = _texture_counts(by_mask)
+    t = _texture_counts(by_mask)
     cells = h * w
-    corridors = int(c[5] + c[6])
-    runs = int(c[9])
+    passages = t.east + t.south
     _, _, solution = _endpoints(grid, masks)
     return Metrics(
         cells=cells,
-        passages=int(c[7] + c[8]),
-        dead_ends=int(c[1]),
-        junctions=int(c[3]),
-        crossroads=int(c[4]),
-        dead_end_fraction=float(c[1]) / cells,
-        junction_fraction=float(c[3]) / cells,
-        crossroads_fraction=float(c[4]) / cells,
-        straight_fraction=float(c[5]) / corridors if corridors else 0.0,
-        turn_fraction=float(c[6]) / corridors if corridors else 0.0,
-        mean_straight_run=float(c[7] + c[8]) / runs if runs else 0.0,
-        horizontal_vertical_ratio=float(c[7]) / float(c[8]) if c[8] else float("inf"),
+        passages=passages,
+        dead_ends=t.dead_ends,
+        junctions=t.junctions,
+        crossroads=t.crossroads,
+        dead_end_fraction=t.dead_ends / cells,
+        junction_fraction=t.junctions / cells,
+        crossroads_fraction=t.crossroads / cells,
+        straight_fraction=t.straight / t.corridors if t.corridors else 0.0,
+        turn_fraction=t.turns / t.corridors if t.corridors else 0.0,
+        mean_straight_run=passages / t.runs if t.runs else 0.0,
+        horizontal_vertical_ratio=t.east / t.south if t.south else float("inf"),
         solution_length=solution,
         solution_ratio=solution / (w + h),
     )
