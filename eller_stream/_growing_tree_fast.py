@@ -10,7 +10,7 @@ less:
 - mixes of newest and random only: :func:`growing_tree_newest_random`.
 
 They exist for speed only; a change of what a strategy does goes into the
-reference kernel first, and then here.  ``tests/test_companions.py`` runs
+reference kernel first, and then here.  ``tests/test_growing_tree.py`` runs
 the reference on the same mixes and compares.
 """
 
@@ -287,9 +287,8 @@ def growing_tree_newest_random(
         # random picks its rank among the cells listed now, and fetch its
         # slot; fetch the cells of batch k + 1's random picks (``waiting``:
         # a bit for each, by its place in the batch).  The same code is in
-        # _growing_tree: an inline helper taking the arrays costs numba
-        # reference counts at every batch (measured 1.10x the time; a plain
-        # call, 1.13x)
+        # _growing_tree, not in a helper: a helper taking the arrays costs
+        # numba reference counts at every batch (docs/internals.md)
         size = (g0 - head) + (tail - g1)
         later = step + 2 * BATCH
         first = _U(later & (RING - 1))

@@ -337,9 +337,9 @@ def _growing_tree(
                 # give each random pick of batch k + 2 its rank among the cells
                 # listed now, and fetch its slot; fetch the cells of batch k + 1's
                 # random picks (``waiting``: a bit for each, by its place in the
-                # batch).  The same code is in growing_tree_newest_random: an
-                # inline helper taking the arrays costs numba reference counts
-                # at every batch (measured 1.10x the time there; a plain call, 1.13x)
+                # batch).  The same code is in growing_tree_newest_random, not in
+                # a helper: a helper taking the arrays costs numba reference
+                # counts at every batch (docs/internals.md)
                 size = (g0 - head) + (tail - g1)
                 picks: Int64 = 0
                 for i in range(BATCH):
