@@ -86,6 +86,17 @@ def backtracker(
     reserved before it is mapped: when the disk cannot hold it, ``OSError``
     is raised, nothing is left at the path and a file already there is kept.
 
+    Parameters
+    ----------
+    width, height:
+        The maze's size in cells, each in ``[1, 2**31 - 2]``.
+    seed:
+        An int in ``[0, 2**64)``; ``None`` draws one from OS entropy.
+    out:
+        ``None`` (a new array), a C-contiguous, writeable ``(height, width)``
+        uint8 array to fill and return, or the path of a new ``.npy`` file
+        (a ``str`` or ``os.PathLike``), returned as a ``numpy.memmap``.
+
     >>> import numpy as np, eller_stream as es
     >>> buf = np.empty((3, 3), np.uint8)
     >>> es.backtracker(3, 3, seed=1, out=buf) is buf

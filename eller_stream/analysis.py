@@ -75,6 +75,12 @@ def _walk_cells(grid: np.ndarray) -> np.ndarray:
 def validate(grid: np.ndarray) -> list[str]:
     """What keeps ``grid`` from being a perfect maze; empty when it is one.
 
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
+
     >>> import numpy as np, eller_stream as es
     >>> es.validate(np.array([[1, 0], [1, 0]], np.uint8))
     ['2 passages, a spanning tree of 4 cells has 3', 'not connected: 2 of 4 cells reachable from (0, 0)']
@@ -105,6 +111,12 @@ def validate(grid: np.ndarray) -> list[str]:
 def is_perfect(grid: np.ndarray) -> bool:
     """True when ``grid`` is a perfect maze: connected, without loops.
 
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
+
     >>> import eller_stream as es
     >>> es.is_perfect(es.growing_tree(9, 4, seed=1))
     True
@@ -120,6 +132,14 @@ def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.
     reaches ``end``, is the path (kept as one byte per cell of "way back"
     directions).  In a perfect maze that path is the only one.  Raises
     ``ValueError`` when ``end`` cannot be reached.
+
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
+    start, end:
+        ``(y, x)`` cells of the grid (tuples, lists or arrays of two ints).
 
     >>> import eller_stream as es
     >>> es.solve(es.eller(3, 1, seed=0), (0, 0), (0, 2)).tolist()
@@ -197,7 +217,14 @@ def suggest_endpoints(grid: np.ndarray) -> tuple[tuple[int, int], tuple[int, int
     The end is the bottom-row cell farthest from the top-left cell, the
     start the top-row cell farthest from that end (the leftmost of ties;
     two breadth-first O(cells) sweeps, so distances are true shortest-path
-    distances in any grid).
+    distances in any grid).  Raises ``ValueError`` when no bottom-row cell can
+    be reached from the top-left cell.
+
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
 
     >>> import eller_stream as es
     >>> start, end = es.suggest_endpoints(es.eller(10, 8, seed=2))
@@ -257,7 +284,23 @@ def _texture_counts(by_mask: np.ndarray) -> _Texture:
 class Metrics(Mapping[str, float]):
     """What :func:`metrics` returns: typed fields, and a read-only mapping of
     the same names (``m.dead_end_fraction`` is ``m["dead_end_fraction"]``;
-    ``m.as_dict()`` is a plain dict)."""
+    ``m.as_dict()`` is a plain dict).
+
+    >>> import eller_stream as es
+    >>> m = es.metrics(es.eller(8, 6, seed=2))
+    >>> m.cells, m.passages, m.dead_ends == m["dead_ends"]
+    (48, 47, True)
+    >>> list(m)[:3], len(m) == len(m.as_dict())
+    (['cells', 'passages', 'dead_ends'], True)
+    >>> m["width"]
+    Traceback (most recent call last):
+    ...
+    KeyError: 'width'
+    >>> m.cells = 0
+    Traceback (most recent call last):
+    ...
+    dataclasses.FrozenInstanceError: cannot assign to field 'cells'
+    """
 
     cells: int
     passages: int
@@ -309,6 +352,12 @@ def metrics(grid: np.ndarray) -> Metrics:
     - counts: ``cells``, ``dead_ends``, ``junctions``, ``crossroads``,
       ``passages``.
 
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
+
     >>> import eller_stream as es
     >>> m = es.metrics(es.backtracker(30, 30, seed=1))
     >>> 0 < m.dead_end_fraction < 0.2 and m["passages"] == 899
@@ -349,6 +398,12 @@ def detour(grid: np.ndarray) -> np.ndarray:
     strands it.  In an :class:`InfiniteMaze` no value exceeds ``band - 1``;
     in an Eller stream the values have no bound.
 
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
+
     >>> import numpy as np, eller_stream as es
     >>> es.detour(np.array([[3, 2], [2, 0], [1, 0]], np.uint8)).tolist()  # (1, 1) climbs to row 0
     [0, 1]
@@ -364,6 +419,13 @@ def detour(grid: np.ndarray) -> np.ndarray:
 
 def count_passages(grid: np.ndarray) -> int:
     """Number of open passages (EAST and SOUTH flags) in a grid or row.
+
+    Parameters
+    ----------
+    grid:
+        Cells in the row format, of any shape: a grid, a row or a stack of
+        rows (anything ``numpy.asarray`` takes); passages out of the grid
+        count too.
 
     >>> import numpy as np, eller_stream as es
     >>> es.count_passages(np.array([[3, 0], [1, 0]], np.uint8))
