@@ -282,8 +282,9 @@ def _growing_tree(
     that finds a tombstone removes it and picks again; with tombstones, the
     middle is that of the live cells (the parts are balanced by their live
     cells).  So each step picks as the textbook does, among the cells still
-    active.  ``cumulative`` holds the weights [newest, oldest, random,
-    middle] as cumulative thresholds on 32 bits.
+    active.  ``cumulative`` holds the weights of the strategies, in the order
+    of STRATEGIES (NEWEST, OLDEST, RANDOM, MIDDLE), as cumulative thresholds
+    on 32 bits.
 
     Call it through :func:`general_kernel`, which picks the compiled variant
     for the mix.  ``draws_ahead`` and ``ranks_ahead`` are compile-time
