@@ -24,7 +24,7 @@ import numpy as np
 from ._backtracker_kernels import backtracker as backtracker_kernel
 from ._numba import call
 from ._rng import seed_key
-from ._validate import check_grid_buffer, check_int, check_seed
+from ._validate import MAX_WIDTH, check_grid_buffer, check_int, check_seed
 
 __all__ = ["backtracker"]
 
@@ -86,13 +86,24 @@ def backtracker(
     reserved before it is mapped: when the disk cannot hold it, ``OSError``
     is raised, nothing is left at the path and a file already there is kept.
 
+    Parameters
+    ----------
+    width, height:
+        The maze's size in cells, each in ``[1, 2**31 - 2]``.
+    seed:
+        An int in ``[0, 2**64)``; ``None`` draws one from OS entropy.
+    out:
+        ``None`` (a new array), a C-contiguous, writeable ``(height, width)``
+        uint8 array to fill and return, or the path of a new ``.npy`` file
+        (a ``str`` or ``os.PathLike``), returned as a ``numpy.memmap``.
+
     >>> import numpy as np, eller_stream as es
     >>> buf = np.empty((3, 3), np.uint8)
     >>> es.backtracker(3, 3, seed=1, out=buf) is buf
     True
     """
-    width = check_int("width", width, 1, 2**31 - 2)
-    height = check_int("height", height, 1, 2**31 - 2)
+    width = check_int("width", width, 1, MAX_WIDTH)
+    height = check_int("height", height, 1, MAX_WIDTH)
     seed = check_seed(seed)
     if isinstance(out, (str, os.PathLike)):
         out = _new_npy(os.fspath(out), (height, width))  # reserved on disk, zeroed

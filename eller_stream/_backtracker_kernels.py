@@ -10,13 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from ._cells import PARENT_SHIFT, VISITED, Divider, _carve, _divider, _row_of, _step
-from ._numba import _U, _U64, _njit
+from ._numba import _U, _U64, Int64, _njit
 from ._rng import _below, _below_cells, random_bits
 
 
 @_njit(inline="always")
 def _free_sides(
-    grid: np.ndarray, i: int, width: int, height: int, divider: Divider
+    grid: np.ndarray, i: Int64, width: Int64, height: Int64, divider: Divider
 ) -> tuple[np.int64, np.int64, np.int64, np.int64]:
     """1 for each side of cell i (north, south, west, east) with an unvisited
     neighbour.  No branches: a neighbour outside the grid reads cell i
@@ -35,10 +35,10 @@ def _free_sides(
 
 
 @_njit(inline="always")
-def _as_dirs(up: int, down: int, left: int, right: int, dirs: np.ndarray) -> int:
+def _as_dirs(up: Int64, down: Int64, left: Int64, right: Int64, dirs: np.ndarray) -> Int64:
     """Write the sides flagged 1 (north, south, west, east) into dirs, in
     that order, and return how many there are: branch-free."""
-    k = 0
+    k: Int64 = 0
     dirs[_U(k)] = 0
     k += up
     dirs[_U(k)] = 1
@@ -51,7 +51,9 @@ def _as_dirs(up: int, down: int, left: int, right: int, dirs: np.ndarray) -> int
 
 
 @_njit(inline="always")
-def _unvisited(grid: np.ndarray, i: int, width: int, height: int, divider: Divider, dirs: np.ndarray) -> int:
+def _unvisited(
+    grid: np.ndarray, i: Int64, width: Int64, height: Int64, divider: Divider, dirs: np.ndarray
+) -> Int64:
     """Write the directions from cell i to unvisited neighbours into dirs
     and return how many there are."""
     up, down, left, right = _free_sides(grid, i, width, height, divider)
@@ -65,7 +67,7 @@ def clear_state(grid: np.ndarray) -> None:
 
 
 @_njit
-def backtracker(grid: np.ndarray, width: int, height: int, key: np.uint64) -> None:
+def backtracker(grid: np.ndarray, width: Int64, height: Int64, key: np.uint64) -> None:
     """Recursive backtracker, iteratively: the stack is the chain of parent
     directions stored in the grid bytes themselves."""
     key = _U64(key)
@@ -75,7 +77,7 @@ def backtracker(grid: np.ndarray, width: int, height: int, key: np.uint64) -> No
     start = _below_cells(random_bits(key, counter), width * height)
     counter += _U64(1)
     grid[_U(start)] |= VISITED
-    cur = start
+    cur: Int64 = start
     while True:
         k = _unvisited(grid, cur, width, height, divider, dirs)
         if k > 0:

@@ -33,6 +33,7 @@ from ._eller_kernels import _join, _leave, eller_rows
 from ._format import EAST, SOUTH
 from ._numba import _U64, _njit, _sel
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
+from ._union_find import find
 
 # Indices into the thresholds array ``th`` (probabilities scaled to [0, 2**32]):
 TH_JOIN = 0  # east wall, rows 1 .. K-2
@@ -124,14 +125,6 @@ def _penultimate_row(
         row[xx] |= np.uint8((close ^ 1) << 1)
 
 
-@_njit(inline="always")
-def _find(parent: np.ndarray, i: int) -> int:
-    while parent[i] != i:
-        parent[i] = parent[parent[i]]
-        i = parent[i]
-    return i
-
-
 @_njit
 def _last_row(
     left: np.ndarray, right: np.ndarray, row: np.ndarray, doors: np.ndarray, parent: np.ndarray
@@ -160,8 +153,8 @@ def _last_row(
         if hold:
             row[first] = held
     for x in range(width - 1):
-        a = _find(parent, x)
-        b = _find(parent, x + 1)
+        a = find(parent, x)
+        b = find(parent, x + 1)
         if a != b and not (row[a] & held and row[b] & held):
             parent[b] = a
             row[a] |= row[b] & held

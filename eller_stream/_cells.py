@@ -30,7 +30,7 @@ Divider = tuple[np.uint64, np.uint64, bool]  # (m, s, wide): see _divider
 
 
 @_njit(inline="always")
-def _step(i: int, d: Int64, width: int) -> np.int64:
+def _step(i: Int64, d: Int64, width: Int64) -> np.int64:
     """The neighbour of cell i towards d (no bounds check)."""
     # d: 0 north, 1 south, 2 west, 3 east (as int64: plain Python would keep uint8)
     d = np.int64(d)
@@ -40,7 +40,7 @@ def _step(i: int, d: Int64, width: int) -> np.int64:
 
 
 @_njit(inline="always")
-def _open_wall(grid: np.ndarray, i: int, n: int, d: int) -> None:
+def _open_wall(grid: np.ndarray, i: Int64, n: Int64, d: Int64) -> None:
     """Open the wall between cell i and its neighbour n (towards d), without a branch."""
     own = d & 1  # south and east walls belong to cell i, north and west to n
     target = n + (i - n) * own
@@ -48,7 +48,7 @@ def _open_wall(grid: np.ndarray, i: int, n: int, d: int) -> None:
 
 
 @_njit(inline="always")
-def _carve(grid: np.ndarray, i: int, d: int, width: int) -> int:
+def _carve(grid: np.ndarray, i: Int64, d: Int64, width: Int64) -> Int64:
     """Open the wall of cell i towards d, without a branch; return the neighbour."""
     n = _step(i, d, width)
     _open_wall(grid, i, n, d)
@@ -56,7 +56,7 @@ def _carve(grid: np.ndarray, i: int, d: int, width: int) -> int:
 
 
 @_njit(inline="always")
-def _divider(width: int, cells: int) -> Divider:
+def _divider(width: Int64, cells: Int64) -> Divider:
     """(m, s, wide): i // width by a multiplication for every 0 <= i < cells,
     for any grid that fits in memory or on disk (see :func:`_row_of`).
 
@@ -83,7 +83,7 @@ def _divider(width: int, cells: int) -> Divider:
 
 
 @_njit(inline="always")
-def _row_of(i: int, divider: Divider) -> np.int64:
+def _row_of(i: Int64, divider: Divider) -> np.int64:
     """i // width by a multiplication (see :func:`_divider`; the branch on
     ``wide`` goes the same way in a whole walk)."""
     m, s, wide = divider

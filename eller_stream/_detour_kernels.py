@@ -27,14 +27,7 @@ import numpy as np
 
 from ._format import EAST, SOUTH
 from ._numba import _njit
-
-
-@_njit(inline="always")
-def _root(parent: np.ndarray, i: np.int64) -> np.int64:
-    while parent[i] != i:
-        parent[i] = parent[parent[i]]
-        i = parent[i]
-    return i
+from ._union_find import find
 
 
 @_njit
@@ -64,8 +57,8 @@ def detour_rows(grid: np.ndarray, out: np.ndarray) -> None:
         n = 0
         for x in range(w - 1):
             if grid[r, x] & EAST:
-                a = _root(here, np.int64(x))
-                b = _root(here, np.int64(x + 1))
+                a = find(here, np.int64(x))
+                b = find(here, np.int64(x + 1))
                 stuck -= 1 - exits[a] + 1 - exits[b] - (1 - (exits[a] | exits[b]))
                 here[b] = a
                 exits[a] |= exits[b]
@@ -80,15 +73,15 @@ def detour_rows(grid: np.ndarray, out: np.ndarray) -> None:
                 above[x] = x
                 door[x] = x if grid[r - 1, x] & SOUTH else -1
             for i in range(n_prev):
-                ra = _root(above, first[i])
-                rb = _root(above, second[i])
+                ra = find(above, first[i])
+                rb = find(above, second[i])
                 da = door[ra]
                 db = door[rb]
                 above[rb] = ra
                 door[ra] = da if da >= 0 else db
                 if da >= 0 and db >= 0:
-                    a = _root(here, da)
-                    b = _root(here, db)
+                    a = find(here, da)
+                    b = find(here, db)
                     if a != b:
                         stuck -= 1 - exits[a] + 1 - exits[b] - (1 - (exits[a] | exits[b]))
                         here[b] = a

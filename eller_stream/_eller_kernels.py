@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._format import EAST
-from ._numba import _U64, _njit, _sel
+from ._numba import _U64, Int64, _njit, _sel
 from ._rng import _LOW32, _S32, random_bits
 
 # ---------------------------------------------------------------------------
@@ -40,7 +40,9 @@ LR_PAD = 3
 
 
 @_njit(inline="always")
-def _join(left: np.ndarray, right: np.ndarray, x: int, a: int, b: int, join: int, scratch: int) -> None:
+def _join(
+    left: np.ndarray, right: np.ndarray, x: Int64, a: Int64, b: Int64, join: Int64, scratch: Int64
+) -> None:
     """If ``join``, splice the list of x+1's set (``a``: its cell before
     x+1) into that of x's set (``b``: its cell after x), keeping it sorted;
     else write only to scratch."""
@@ -51,7 +53,9 @@ def _join(left: np.ndarray, right: np.ndarray, x: int, a: int, b: int, join: int
 
 
 @_njit(inline="always")
-def _leave(left: np.ndarray, right: np.ndarray, x: int, lx: int, rx: int, close: int, scratch: int) -> None:
+def _leave(
+    left: np.ndarray, right: np.ndarray, x: Int64, lx: Int64, rx: Int64, close: Int64, scratch: Int64
+) -> None:
     """If ``close``, take cell x (neighbours lx, rx in its list) out of its
     set's list and make it a set of its own; else write only to scratch."""
     right[np.uint64(_sel(close, lx, scratch))] = rx
@@ -90,17 +94,17 @@ def eller_rows(
     for y in range(n_rows):
         row = out[y]
         # lx, rx: left[x], right[x]; l1: left[x + 1] (current values)
-        lx = np.int64(left[0])
-        rx = np.int64(right[0])
-        l1 = np.int64(left[1])
+        lx: Int64 = np.int64(left[0])
+        rx: Int64 = np.int64(right[0])
+        l1: Int64 = np.int64(left[1])
         for x in range(last):
             bits = random_bits(key, counter)
             counter += _U64(1)
             xx = np.int64(x)
             x1 = xx + 1
             x2 = xx + 2
-            r1 = np.int64(right[np.uint64(x1)])  # unsigned: no negative-index wrap code
-            l2 = np.int64(left[np.uint64(x2)])
+            r1: Int64 = np.int64(right[np.uint64(x1)])  # unsigned: no negative-index wrap code
+            l2: Int64 = np.int64(left[np.uint64(x2)])
             # East wall: join x's set A with x+1's set B if they differ.
             a = l1  # previous cell of B
             b = rx  # next cell of A

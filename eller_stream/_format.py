@@ -20,8 +20,3 @@ from __future__ import annotations
 
 EAST = 1
 SOUTH = 2
-
-NORTH_DIR = 0
-SOUTH_DIR = 1
-WEST_DIR = 2
-EAST_DIR = 3

@@ -41,18 +41,26 @@ import numpy as np
 from . import _growing_tree_fast as fast
 from . import _growing_tree_kernels as g
 from ._format import EAST, SOUTH
+from ._growing_tree_kernels import STRATEGIES
 from ._numba import call
 from ._rng import seed_key
-from ._validate import check_grid_buffer, check_int, check_seed
+from ._validate import MAX_WIDTH, check_grid_buffer, check_int, check_seed
 
 __all__ = ["STRATEGIES", "growing_tree", "parse_strategy"]
 
-STRATEGIES = ("newest", "oldest", "random", "middle")
 RANDOM_ALONE = {"random": 1.0}  # randomized Prim: a kernel of its own
 
 
 def parse_strategy(strategy: str | Mapping[str, float]) -> dict[str, float]:
     """Normalised weights of a strategy name, mix string or mapping.
+
+    Parameters
+    ----------
+    strategy:
+        A name of :data:`STRATEGIES`, a mix ``"name:weight,..."`` (a name
+        alone weighs 1) or a mapping ``{name: weight}``; the weights are
+        real numbers >= 0 with a positive, finite total.  Strategies of
+        weight 0 are left out of the result.
 
     >>> parse_strategy("newest:90,random:10")
     {'newest': 0.9, 'random': 0.1}
@@ -125,13 +133,27 @@ def growing_tree(
     frame around it, each cell noting which neighbours are still unvisited, so
     that no step tests the bounds or looks at four neighbours).
 
+    Parameters
+    ----------
+    width, height:
+        The maze's size in cells, each at least 1, with ``(width + 2) *
+        (height + 2)`` below 2**31.
+    strategy:
+        Which active cell each step picks: a name of :data:`STRATEGIES` or a
+        mix, as :func:`parse_strategy` takes (default ``"newest"``).
+    seed:
+        An int in ``[0, 2**64)``; ``None`` draws one from OS entropy.
+    out:
+        A C-contiguous, writeable ``(height, width)`` uint8 array to fill and
+        return; ``None``: a new array.
+
     >>> import eller_stream as es
     >>> a = es.growing_tree(8, 8, "random", seed=3)
     >>> bool((a == es.growing_tree(8, 8, "random", seed=3)).all())
     True
     """
-    width = check_int("width", width, 1, 2**31 - 2)
-    height = check_int("height", height, 1, 2**31 - 2)
+    width = check_int("width", width, 1, MAX_WIDTH)
+    height = check_int("height", height, 1, MAX_WIDTH)
     weights = parse_strategy(strategy)
     seed = check_seed(seed)
     if (width + 2) * (height + 2) >= 2**31:

@@ -10,7 +10,7 @@ less:
 - mixes of newest and random only: :func:`growing_tree_newest_random`.
 
 They exist for speed only; a change of what a strategy does goes into the
-reference kernel first, and then here.  ``tests/test_companions.py`` runs
+reference kernel first, and then here.  ``tests/test_growing_tree.py`` runs
 the reference on the same mixes and compares.
 """
 
@@ -54,10 +54,10 @@ def _prim_step(
     work: np.ndarray,
     active: np.ndarray,
     offsets: np.ndarray,
-    stride: int,
-    j: int,
+    stride: Int64,
+    j: Int64,
     choice: np.uint64,
-    tail: int,
+    tail: Int64,
 ) -> np.int64:
     """A step of :func:`growing_tree_random` on the cell in slot j of
     ``active[:tail]``, without a branch: it carves to the free side
@@ -81,7 +81,7 @@ def _prim_step(
 
 @_njit
 def growing_tree_random(
-    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64
+    work: np.ndarray, active: np.ndarray, width: Int64, height: Int64, key: np.uint64
 ) -> None:
     """Growing Tree picking at random only (randomized Prim), in a framed
     grid of free sides (see :func:`~eller_stream._growing_tree_kernels._growing_tree`).
@@ -107,7 +107,7 @@ def growing_tree_random(
     choices = np.empty(RING, np.uint64)  # the bits left for the direction
     last_slot = active.shape[0] - 1
     _first_cell(work, active, key, width, height)
-    tail = 1
+    tail: Int64 = 1
     step = 0
     while tail > 0 and step < RANDOM_AHEAD:  # the first picks: drawn at the pick
         far = _U((step + RANDOM_AHEAD) & (RING - 1))
@@ -141,7 +141,7 @@ def growing_tree_random(
 
 @_njit
 def growing_tree_oldest(
-    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64
+    work: np.ndarray, active: np.ndarray, width: Int64, height: Int64, key: np.uint64
 ) -> None:
     """Growing Tree picking the oldest cell (a queue), a cell at a time, in a
     framed grid (see :func:`~eller_stream._growing_tree_kernels._growing_tree`).
@@ -171,7 +171,7 @@ def growing_tree_oldest(
         free = _free_mask(work, c)
         order = np.int64(ORDERS[_below(random_bits(key, counter), 24)])
         counter += _U64(1)
-        mine = 0
+        mine: Int64 = 0
         for t in range(4):
             d = (order >> (2 * t)) & 3
             carve = (free >> d) & 1
@@ -192,15 +192,15 @@ def _carve_and_push(
     work: np.ndarray,
     active: np.ndarray,
     offsets: np.ndarray,
-    stride: int,
-    c: int,
-    mask: int,
-    k: int,
+    stride: Int64,
+    c: Int64,
+    mask: Int64,
+    k: Int64,
     choice: np.uint64,
-    g0: int,
-    g1: int,
-    tail: int,
-) -> tuple[int, int, int]:
+    g0: Int64,
+    g1: Int64,
+    tail: Int64,
+) -> tuple[Int64, Int64, Int64]:
     """Carve from cell c (free sides ``mask``, k of them) to the neighbour
     ``choice`` picks, enter it, fetch the rows it will need, and push it:
     (the new ``top`` (see :func:`growing_tree_newest_random`), g1, tail).
@@ -229,7 +229,7 @@ def _carve_and_push(
 
 @_njit
 def growing_tree_newest_random(
-    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, newest: np.uint64
+    work: np.ndarray, active: np.ndarray, width: Int64, height: Int64, key: np.uint64, newest: np.uint64
 ) -> None:
     """:func:`~eller_stream._growing_tree_kernels._growing_tree` for a mix of newest and random picks only (a
     step picks the newest cell when the low 32 bits of its draw are below
@@ -270,16 +270,16 @@ def growing_tree_newest_random(
         offsets[i] = _step(0, FREE_DIRS[i], stride)
     step = 0
     start = _first_cell(work, active, key, width, height)
-    head = 0
-    g0 = 1
-    g1 = 1
-    tail = 1
-    dead = 0  # tombstones: the other cells listed are live
+    head: Int64 = 0
+    g0: Int64 = 1
+    g1: Int64 = 1
+    tail: Int64 = 1
+    dead: Int64 = 0  # tombstones: the other cells listed are live
     # the newest cell and its free sides (cell << 4 | sides), from the step
     # that pushed it until a step takes it off the list (only a step that
     # finds it has no free side can: a tombstone is never the newest); -1
     # meanwhile
-    top = (start << 4) | _free_mask(work, start)
+    top: Int64 = (start << 4) | _free_mask(work, start)
     while True:
         # batch k = step // BATCH starts: draw batch k + 2 (in a loop of its
         # own, so that it runs 4 draws at a time, SIMD; its first step is a
@@ -287,9 +287,8 @@ def growing_tree_newest_random(
         # random picks its rank among the cells listed now, and fetch its
         # slot; fetch the cells of batch k + 1's random picks (``waiting``:
         # a bit for each, by its place in the batch).  The same code is in
-        # _growing_tree: an inline helper taking the arrays costs numba
-        # reference counts at every batch (measured 1.10x the time; a plain
-        # call, 1.13x)
+        # _growing_tree, not in a helper: a helper taking the arrays costs
+        # numba reference counts at every batch (docs/internals.md)
         size = (g0 - head) + (tail - g1)
         later = step + 2 * BATCH
         first = _U(later & (RING - 1))

@@ -35,6 +35,15 @@ from ._cells import _carve
 from ._numba import _U, _U64, Int64, _njit, lowest_bit, prefetch
 from ._rng import _below, _below_cells, mix64, random_bits
 
+# The strategies: a constant each, its index in STRATEGIES and in the kernel's
+# ``cumulative`` thresholds, and its slot rule in :func:`_pick_rank`.  (A new
+# strategy: a constant, a name, a rule; and the same in tests/naive.py.)
+NEWEST = 0
+OLDEST = 1
+RANDOM = 2
+MIDDLE = 3
+STRATEGIES = ("newest", "oldest", "random", "middle")  # by index
+
 # when a random pick's rank is drawn (part of the stream).  A rank drawn early
 # is uniform over the list as it is then plus the most it can grow before the
 # pick; at the pick, a rank past the end (or, in a mix, on a tombstone) is drawn
@@ -54,7 +63,7 @@ FREE_DIRS = np.array(
 
 
 @_njit(inline="always")
-def _enter(work: np.ndarray, n: int, stride: int) -> None:
+def _enter(work: np.ndarray, n: Int64, stride: Int64) -> None:
     """Mark cell n visited in a framed Growing Tree grid: clear, in each of
     its four neighbours, the free-side bit that points at n.  (On a cell
     already visited it changes nothing, so branch-free callers may call it
@@ -66,25 +75,25 @@ def _enter(work: np.ndarray, n: int, stride: int) -> None:
 
 
 @_njit(inline="always")
-def _free_mask(work: np.ndarray, c: int) -> np.int64:
+def _free_mask(work: np.ndarray, c: Int64) -> np.int64:
     """The free sides of cell c (bit d set: the neighbour towards d is unvisited)."""
     return np.int64(work[_U(c)]) >> FREE_SHIFT
 
 
 @_njit(inline="always")
-def _free_count(mask: int) -> np.int64:
+def _free_count(mask: Int64) -> np.int64:
     """FREE_COUNT[mask] from a constant held in a register, not a table in memory."""
     return np.int64((_U64(FREE_COUNT_PACKED) >> _U64(mask * 4)) & _U64(15))
 
 
 @_njit(inline="always")
-def _free_dir(mask: int, k: int, choice: np.uint64) -> int:
+def _free_dir(mask: Int64, k: Int64, choice: np.uint64) -> np.int64:
     """One of the k >= 1 free sides in ``mask``, uniformly by ``choice``."""
-    return FREE_DIRS[_U(mask * 4 + _below(choice, k))]
+    return np.int64(FREE_DIRS[_U(mask * 4 + _below(choice, k))])
 
 
 @_njit(inline="always")
-def _prefetch_rows(work: np.ndarray, cell: int, stride: int) -> None:
+def _prefetch_rows(work: np.ndarray, cell: Int64, stride: Int64) -> None:
     """Fetch the bytes of ``cell`` and of the cells above and below it: all
     that a step on ``cell`` reads or writes."""
     prefetch(work, cell - stride)
@@ -93,14 +102,14 @@ def _prefetch_rows(work: np.ndarray, cell: int, stride: int) -> None:
 
 
 @_njit(inline="always")
-def _start(key: np.uint64, width: int, height: int) -> int:
+def _start(key: np.uint64, width: Int64, height: Int64) -> Int64:
     """The first cell of a Growing Tree (draw 0), in framed coordinates."""
     s = _below_cells(random_bits(key, _U64(0)), width * height)
     return (s // width + 1) * (width + 2) + s % width + 1
 
 
 @_njit(inline="always")
-def _first_cell(work: np.ndarray, active: np.ndarray, key: np.uint64, width: int, height: int) -> int:
+def _first_cell(work: np.ndarray, active: np.ndarray, key: np.uint64, width: Int64, height: Int64) -> Int64:
     """Place the first cell of a Growing Tree (see :func:`_start`) in a
     framed grid of free sides: enter it and make it the first of the list."""
     start = _start(key, width, height)
@@ -110,7 +119,7 @@ def _first_cell(work: np.ndarray, active: np.ndarray, key: np.uint64, width: int
 
 
 @_njit(inline="always")
-def _rank_of(bits: np.uint64, size: int) -> tuple[np.int64, np.uint64]:
+def _rank_of(bits: np.uint64, size: Int64) -> tuple[np.int64, np.uint64]:
     """The rank, among ``size`` cells, of a random pick drawn ``bits`` (from
     its high 32 bits), and the bits left for the direction."""
     product = (bits >> _U64(32)) * _U64(size)
@@ -118,7 +127,7 @@ def _rank_of(bits: np.uint64, size: int) -> tuple[np.int64, np.uint64]:
 
 
 @_njit(inline="always")
-def _slot(rank: int, head: int, g0: int, g1: int, tail: int) -> np.int64:
+def _slot(rank: Int64, head: Int64, g0: Int64, g1: Int64, tail: Int64) -> np.int64:
     """The slot of the cell of the given rank (below the list's length) in
     ``active[head:g0]`` then ``active[g1:tail]``."""
     j = head + rank
@@ -126,14 +135,16 @@ def _slot(rank: int, head: int, g0: int, g1: int, tail: int) -> np.int64:
 
 
 @_njit(inline="always")
-def _near_slot(rank: int, head: int, g0: int, g1: int, tail: int) -> int:
+def _near_slot(rank: Int64, head: Int64, g0: Int64, g1: Int64, tail: Int64) -> Int64:
     """:func:`_slot`, or the last slot for a rank past the list's end: a
     slot to fetch ahead of a pick, which the list may yet grow to reach."""
     return _slot(min(rank, (g0 - head) + (tail - g1) - 1), head, g0, g1, tail)
 
 
 @_njit(inline="always")
-def _drop_end(j: int, head: int, g0: int, g1: int, tail: int) -> tuple[int, int, int, int, int]:
+def _drop_end(
+    j: Int64, head: Int64, g0: Int64, g1: Int64, tail: Int64
+) -> tuple[Int64, Int64, Int64, Int64, Int64]:
     """Remove slot j of the gap buffer if it ends one of the two parts:
     the new (head, g0, g1, tail) and 1 if it did, else the same and 0."""
     if j == g0 - 1:
@@ -148,7 +159,7 @@ def _drop_end(j: int, head: int, g0: int, g1: int, tail: int) -> tuple[int, int,
 
 
 @_njit(inline="always")
-def _close_gap(active: np.ndarray, g0: int, g1: int, tail: int) -> int:
+def _close_gap(active: np.ndarray, g0: Int64, g1: Int64, tail: Int64) -> Int64:
     """Move the right part of the gap buffer down against the left one, to
     make room at the end: the new tail (the gap is then empty, g1 = g0)."""
     for t in range(g1, tail):
@@ -157,7 +168,7 @@ def _close_gap(active: np.ndarray, g0: int, g1: int, tail: int) -> int:
 
 
 @_njit(inline="always")
-def _sweep(active: np.ndarray, head: int, g0: int, g1: int, tail: int) -> int:
+def _sweep(active: np.ndarray, head: Int64, g0: Int64, g1: Int64, tail: Int64) -> Int64:
     """Drop the tombstones of both parts, keeping the order: the cells left
     fill ``active[head:w]``; w is returned (the new g0 = g1 = tail)."""
     w = head
@@ -174,8 +185,8 @@ def _sweep(active: np.ndarray, head: int, g0: int, g1: int, tail: int) -> int:
 
 @_njit(inline="always")
 def _balance_live(
-    active: np.ndarray, head: int, g0: int, g1: int, tail: int, live: int, live_left: Int64
-) -> tuple[int, int, Int64]:
+    active: np.ndarray, head: Int64, g0: Int64, g1: Int64, tail: Int64, live: Int64, live_left: Int64
+) -> tuple[Int64, Int64, Int64]:
     """Move cells across the gap until the left part holds as many live
     cells as the right, or one more (``live_left`` of the ``live`` cells are
     in the left part), so that the last live cell of the left part is the
@@ -195,16 +206,55 @@ def _balance_live(
             return g0, g1, live_left
 
 
+@_njit(inline="always")
+def _strategy_of(r: np.uint64, cumulative: np.ndarray) -> Int64:
+    """The strategy (its index) that a step whose draw has low 32 bits ``r``
+    takes: the first whose cumulative threshold is above ``r`` (the last
+    threshold is 2**32, so it is always one of them)."""
+    strategy: Int64 = 0
+    for t in range(len(STRATEGIES) - 1):
+        strategy += np.int64(r >= cumulative[t])
+    return strategy
+
+
+@_njit(inline="always")
+def _weight_range(cumulative: np.ndarray, strategy: Int64) -> tuple[np.uint64, np.uint64]:
+    """The low 32 bits of the draws that pick ``strategy``: ``[start, start +
+    share)``, as cumulative thresholds."""
+    start = _U64(0) if strategy == 0 else _U64(cumulative[strategy - 1])
+    return start, _U64(cumulative[strategy]) - start
+
+
+@_njit(inline="always")
+def _pick_rank(strategy: Int64, size: Int64, left: Int64, drawn: Int64) -> Int64:
+    """Each strategy's slot rule: the rank of its pick among the ``size``
+    slots of the list, tombstones included, of which the first ``left`` are
+    the left part (whose last live cell is the middle one when the mix has
+    ``middle``: see :func:`_growing_tree`); ``drawn`` is a random pick's rank,
+    below ``size``.  A rule other than random's must pick a slot that ends a
+    part, so that a tombstone found there is dropped and the rule, applied
+    again, moves on."""
+    if strategy == NEWEST:
+        return size - 1
+    if strategy == OLDEST:
+        return 0
+    if strategy == RANDOM:
+        return drawn
+    if strategy == MIDDLE:
+        return left - 1
+    raise ValueError("not a Growing Tree strategy")
+
+
 @_njit
 def _growing_tree(
     work: np.ndarray,
     active: np.ndarray,
-    width: int,
-    height: int,
+    width: Int64,
+    height: Int64,
     key: np.uint64,
     cumulative: np.ndarray,
-    batches: bool | None,
-    blocks: bool | None,
+    draws_ahead: bool | None,
+    ranks_ahead: bool | None,
 ) -> None:
     """Growing Tree in a framed grid: ``work`` is the flat ``(height + 2,
     width + 2)`` array of a zeroed maze inside a frame of one cell, each
@@ -232,50 +282,51 @@ def _growing_tree(
     that finds a tombstone removes it and picks again; with tombstones, the
     middle is that of the live cells (the parts are balanced by their live
     cells).  So each step picks as the textbook does, among the cells still
-    active.  ``cumulative`` holds the weights [newest, oldest, random,
-    middle] as cumulative thresholds on 32 bits.
+    active.  ``cumulative`` holds the weights of the strategies, in the order
+    of STRATEGIES (NEWEST, OLDEST, RANDOM, MIDDLE), as cumulative thresholds
+    on 32 bits.
 
     Call it through :func:`general_kernel`, which picks the compiled variant
-    for the mix.  ``batches`` and ``blocks`` are compile-time switches: True
-    compiles the code they guard in, None compiles it out (numba prunes the
-    branches on an argument typed None).  ``blocks``: the draws are made a
-    batch at a time, two batches ahead (SIMD), and a step reads its draw from
-    the ring, so the branch on the strategy, which the processor cannot
-    predict in a mix, is settled sooner; for one strategy alone that branch
-    is always predicted and each step hashes its own draw.  ``batches``: the
-    ranks of random picks are drawn ahead and their cells fetched; a version
-    without them is faster for the mixes that make no random pick.
-    ``batches=True`` needs ``blocks=True``.
+    for the mix.  ``draws_ahead`` and ``ranks_ahead`` are compile-time
+    switches: True compiles the code they guard in, None compiles it out
+    (numba prunes the branches on an argument typed None).  ``draws_ahead``:
+    the draws are made a batch at a time, two batches ahead (SIMD), and a
+    step reads its draw from the ring, so the branch on the strategy, which
+    the processor cannot predict in a mix, is settled sooner; for one
+    strategy alone that branch is always predicted and each step hashes its
+    own draw.  ``ranks_ahead``: the ranks of random picks are drawn ahead and
+    their cells fetched; a version without them is faster for the mixes that
+    make no random pick.  ``ranks_ahead=True`` needs ``draws_ahead=True``.
+    Each pick goes by its strategy's slot rule (:func:`_pick_rank`).
     """
     key = _U64(key)
     stride = width + 2
     capacity = active.shape[0]
     low = _U64(0xFFFFFFFF)
-    use_middle = cumulative[3] > cumulative[2]
-    pick_newest, pick_oldest, pick_random = cumulative[0], cumulative[1], cumulative[2]
-    random_share = pick_random - pick_oldest
-    if batches is None and random_share > 0:
-        raise ValueError("a mix with random picks needs batches=True")
-    if batches is not None and blocks is None:
-        raise ValueError("batches=True needs blocks=True")
+    use_middle = _weight_range(cumulative, MIDDLE)[1] > 0
+    random_start, random_share = _weight_range(cumulative, RANDOM)
+    if ranks_ahead is None and random_share > 0:
+        raise ValueError("a mix with random picks needs ranks_ahead=True")
+    if ranks_ahead is not None and draws_ahead is None:
+        raise ValueError("ranks_ahead=True needs draws_ahead=True")
     draws = np.empty(RING, np.uint64)
     ranks = np.empty(RING, np.int64)
     choices = np.empty(RING, np.uint64)
-    if blocks is not None:  # batches 0 and 1 (their ranks are drawn at the pick)
+    if draws_ahead is not None:  # batches 0 and 1 (their ranks are drawn at the pick)
         for later in range(2 * BATCH):
             draws[later] = random_bits(key, _U64(later + 1))  # draw 0 placed the first cell
     waiting: Int64 = 0  # a bit for each random pick of the next batch
     step = 0
     _first_cell(work, active, key, width, height)
-    head = 0
-    g0 = 1
-    g1 = 1
-    tail = 1
+    head: Int64 = 0
+    g0: Int64 = 1
+    g1: Int64 = 1
+    tail: Int64 = 1
     live = 1
     live_left: Int64 = 1  # live cells in the left part (kept for the middle of a mix with tombstones)
-    dead = 0
+    dead: Int64 = 0
     while live > 0:
-        if blocks is not None and (step & (BATCH - 1)) == 0:
+        if draws_ahead is not None and (step & (BATCH - 1)) == 0:
             # batch k = step // BATCH starts: draw batch k + 2 (in a loop of
             # its own, so that it runs 4 draws at a time, SIMD; its first
             # step is a multiple of BATCH, so its ring slots follow on)
@@ -283,17 +334,17 @@ def _growing_tree(
             first = _U(later & (RING - 1))
             for i in range(BATCH):
                 draws[first + _U(i)] = random_bits(key, _U64(later + i + 1))
-            if batches is not None:
+            if ranks_ahead is not None:
                 # give each random pick of batch k + 2 its rank among the cells
                 # listed now, and fetch its slot; fetch the cells of batch k + 1's
                 # random picks (``waiting``: a bit for each, by its place in the
-                # batch).  The same code is in growing_tree_newest_random: an
-                # inline helper taking the arrays costs numba reference counts
-                # at every batch (measured 1.10x the time there; a plain call, 1.13x)
+                # batch).  The same code is in growing_tree_newest_random, not in
+                # a helper: a helper taking the arrays costs numba reference
+                # counts at every batch (docs/internals.md)
                 size = (g0 - head) + (tail - g1)
                 picks: Int64 = 0
                 for i in range(BATCH):
-                    picks |= np.int64((draws[first + _U(i)] & low) - pick_oldest < random_share) << i
+                    picks |= np.int64((draws[first + _U(i)] & low) - random_start < random_share) << i
                 left = picks
                 while left:
                     i = lowest_bit(left)
@@ -310,18 +361,18 @@ def _growing_tree(
                     )
                 waiting = picks
         at = _U(step & (RING - 1))
-        if blocks is not None:
+        if draws_ahead is not None:
             bits = draws[at]
         else:
             bits = random_bits(key, _U64(step + 1))
         step += 1
-        r = bits & low
+        strategy = _strategy_of(bits & low, cumulative)
         # pick: j is the slot of the chosen cell, choice the bits left for the
         # direction; a pick that finds a tombstone removes it if it ends its
         # part and picks again, by the same strategy, in the same step
         choice = bits
-        is_random = np.int64(r >= pick_oldest) & np.int64(r < pick_random)
-        rank = 0
+        is_random = strategy == RANDOM
+        rank: Int64 = 0
         redraw = bits
         if is_random:
             if step <= 2 * BATCH:  # the first two batches: the rank is drawn at the pick
@@ -329,30 +380,19 @@ def _growing_tree(
             rank = ranks[at]
             choice = choices[at]
         while True:
-            if r < pick_newest:
-                if tail == g1:  # right part empty: the newest cell ends the left part
-                    tail = g0
-                    g1 = g0
-                j = tail - 1
-            elif r < pick_oldest:
-                if head == g0:  # left part empty
-                    head = g1
-                    g0 = g1
-                j = head
-            elif r < pick_random:
-                size = (g0 - head) + (tail - g1)
-                if rank >= size:  # past the end (drawn for a longer list): draw again
-                    redraw = mix64(redraw)
-                    rank, choice = _rank_of(redraw, size)
-                j = _slot(rank, head, g0, g1, tail)
-            else:
-                j = g0 - 1
+            size = (g0 - head) + (tail - g1)
+            if is_random and rank >= size:  # past the end (drawn for a longer list): draw again
+                redraw = mix64(redraw)
+                rank, choice = _rank_of(redraw, size)
+            j = _slot(_pick_rank(strategy, size, g0 - head, rank), head, g0, g1, tail)
             c = np.int64(active[_U(j)])
             if c >= 0:
                 break
             head, g0, g1, tail, dropped = _drop_end(j, head, g0, g1, tail)
+            if dropped == 0 and not is_random:
+                raise ValueError("a Growing Tree slot rule picked inside a part")
             dead -= dropped
-            if batches is not None:
+            if ranks_ahead is not None:
                 if use_middle:
                     g0, g1, live_left = _balance_live(active, head, g0, g1, tail, live, live_left)
                 if is_random:  # a tombstone: draw again, over the list as it is
@@ -388,7 +428,7 @@ def _growing_tree(
         # the middle moves by about a cell a step: fetch its neighbours in the list
         for near in (max(g0 - 2, head), min(g1, tail - 1)):
             _prefetch_rows(work, np.int64(active[_U(near)]), stride)
-        if batches is not None:  # with tombstones: balance the live cells
+        if ranks_ahead is not None:  # with tombstones: balance the live cells
             g0, g1, live_left = _balance_live(active, head, g0, g1, tail, live, live_left)
             continue
         # keep the gap in the middle: len(left) - len(right) in {0, 1}
@@ -410,7 +450,7 @@ GeneralKernel = Callable[[np.ndarray, np.ndarray, int, int, np.uint64, np.ndarra
 
 @_njit
 def growing_tree_alone(
-    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, cumulative: np.ndarray
+    work: np.ndarray, active: np.ndarray, width: Int64, height: Int64, key: np.uint64, cumulative: np.ndarray
 ) -> None:
     """:func:`_growing_tree` for one strategy alone (``newest`` or ``middle``):
     each step hashes its own draw, no batches."""
@@ -419,16 +459,16 @@ def growing_tree_alone(
 
 @_njit
 def growing_tree_mix(
-    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, cumulative: np.ndarray
+    work: np.ndarray, active: np.ndarray, width: Int64, height: Int64, key: np.uint64, cumulative: np.ndarray
 ) -> None:
     """:func:`_growing_tree` for a mix without random picks: the draws a
     batch at a time, two batches ahead."""
-    _growing_tree(work, active, width, height, key, cumulative, None, True)
+    _growing_tree(work, active, width, height, key, cumulative, True, None)
 
 
 @_njit
 def growing_tree_mix_random(
-    work: np.ndarray, active: np.ndarray, width: int, height: int, key: np.uint64, cumulative: np.ndarray
+    work: np.ndarray, active: np.ndarray, width: Int64, height: Int64, key: np.uint64, cumulative: np.ndarray
 ) -> None:
     """:func:`_growing_tree` for a mix with random picks: the draws and the
     random picks' ranks ahead, the picked cells fetched meanwhile."""
@@ -441,7 +481,10 @@ def general_kernel(*, mix: bool, random_picks: bool) -> GeneralKernel:
     ``random``.  (Random alone has a kernel of its own in
     ``_growing_tree_fast``; this one needs random picks in a mix.)"""
     if random_picks and not mix:
-        raise ValueError("random picks (batches) need a mix's blocks: use growing_tree_random alone")
+        raise ValueError(
+            "random picks' ranks drawn ahead need the draws drawn ahead (a mix): random alone has "
+            "growing_tree_random"
+        )
     if random_picks:
         return growing_tree_mix_random
     return growing_tree_mix if mix else growing_tree_alone

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar, cast, overload
 
 import numba
 import numpy as np
@@ -40,30 +40,52 @@ _NO_CACHE_NOTE = (
 _no_cache_noted = [False]
 
 
-def _njit(*args, **kwargs):
+F = TypeVar("F", bound=Callable[..., object])
+Inline = Literal["never", "always"]
+
+
+@overload
+def _njit(func: F, /) -> F: ...
+
+
+@overload
+def _njit(*, parallel: bool = ..., inline: Inline = ...) -> Callable[[F], F]: ...
+
+
+def _njit(
+    func: F | None = None, /, *, parallel: bool = False, inline: Inline = "never"
+) -> F | Callable[[F], F]:
     """numba.njit with the package's settings (cache, nogil, no bounds checks);
     other numba options (``parallel=True``, ``inline=...``) pass through.
+
+    ``@_njit`` and ``@_njit(...)`` return the function's own type, so that
+    mypy checks every call of a kernel against its annotations (run as plain
+    Python under ``NUMBA_DISABLE_JIT=1``, a kernel is the function itself).
 
     Where numba finds nowhere to write its cache (a read-only install with
     an unwritable home), ``cache=True`` fails at decoration time ("no
     locator available"): the kernel is then compiled without the cache, and
     a note says so on stderr, once per process."""
-    options = {"cache": True, "nogil": True, "boundscheck": False, **kwargs}
 
-    def decorate(func):
-        if options["cache"]:
-            try:
-                return numba.njit(**options)(func)
-            except RuntimeError as exc:
-                if "no locator available" not in str(exc):
-                    raise
+    def decorate(func: F) -> F:
+        def jit(cache: bool) -> object:
+            return numba.njit(
+                func, cache=cache, nogil=True, boundscheck=False, parallel=parallel, inline=inline
+            )
+
+        try:
+            jitted = jit(cache=True)
+        except RuntimeError as exc:
+            if "no locator available" not in str(exc):
+                raise
             if not _no_cache_noted[0]:
                 _no_cache_noted[0] = True
                 print(_NO_CACHE_NOTE, file=sys.stderr)
-        return numba.njit(**{**options, "cache": False})(func)
+            jitted = jit(cache=False)
+        return cast(F, jitted)  # a Dispatcher, called as the function it compiles
 
-    if args and callable(args[0]):
-        return decorate(args[0])
+    if func is not None:
+        return decorate(func)
     return decorate
 
 
@@ -81,7 +103,7 @@ def kernel_errstate() -> contextlib.AbstractContextManager[object]:
 
 
 @_njit(inline="always")
-def _sel(c: int, a: int, b: int) -> int:
+def _sel(c: Int64, a: Int64, b: Int64) -> Int64:
     """``a if c else b`` for c in {0, 1}, without a branch."""
     return b ^ ((a ^ b) & -c)
 
@@ -97,77 +119,87 @@ def call(kernel: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         return kernel(*args, **kwargs)
 
 
-# Intrinsics: single instructions numba does not offer, each with its plain-Python twin.
+# Intrinsics: single instructions numba does not offer, each with its plain-Python
+# twin.  The twin runs under NUMBA_DISABLE_JIT=1 and gives mypy the intrinsic's type.
+
+# numba's view of an intrinsic's typing and lowering (numba.core.typing and
+# llvmlite objects, which carry no types of their own)
+_Codegen = Callable[[Any, Any, Any, Any], Any]
 
 
-if jit_disabled():
-
-    def prefetch(array: np.ndarray, i: Int64) -> None:
-        """A hint only: nothing to do when the kernels run as plain Python."""
-
-else:
-
-    @intrinsic
-    def prefetch(typingctx, array, i):
-        """Ask the processor to bring ``array[i]`` into its caches without
-        waiting for it (x86 ``prefetcht0``); ``i`` need not be valid."""
-
-        def codegen(context, builder, signature, args):
-            arraytype = signature.args[0]
-            data = context.make_array(arraytype)(context, builder, args[0]).data
-            pointer = builder.gep(data, [args[1]])  # no bounds check, no wrap-around: a hint only
-            i8p = ir.IntType(8).as_pointer()
-            i32 = ir.IntType(32)
-            fn = cgutils.get_or_insert_function(
-                builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0"
-            )
-            builder.call(fn, [builder.bitcast(pointer, i8p), i32(0), i32(3), i32(1)])
-            return context.get_dummy_value()
-
-        return types.void(array, i), codegen
+def _intrinsic(typer: Callable[..., tuple[Any, _Codegen]], twin: F) -> F:
+    """``typer`` as a numba intrinsic when the kernels are compiled, else
+    ``twin``; either way typed as ``twin``."""
+    if jit_disabled():
+        return twin
+    return cast(F, intrinsic(typer))
 
 
-if jit_disabled():
-
-    def lowest_bit(bits: Int64) -> int:
-        """The place of the lowest set bit of ``bits`` > 0."""
-        return (int(bits) & -int(bits)).bit_length() - 1
-
-else:
-
-    @intrinsic
-    def lowest_bit(typingctx, bits):
-        """The place of the lowest set bit of the int64 ``bits`` > 0 (x86 ``tzcnt``)."""
-
-        def codegen(context, builder, signature, args):
-            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-        return types.int64(types.int64), codegen
+def _prefetch_twin(array: np.ndarray, i: Int64) -> None:
+    """A hint only: nothing to do when the kernels run as plain Python."""
 
 
-if jit_disabled():
+def _prefetch_typer(typingctx: Any, array: Any, i: Any) -> tuple[Any, _Codegen]:
+    """Ask the processor to bring ``array[i]`` into its caches without
+    waiting for it (x86 ``prefetcht0``); ``i`` need not be valid."""
 
-    def _mul_high(a: np.uint64, b: np.uint64) -> np.uint64:
-        """The high 64 bits of the 128-bit product ``a * b``."""
-        return _U64((int(a) * int(b)) >> 64)
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        arraytype = signature.args[0]
+        data = context.make_array(arraytype)(context, builder, args[0]).data
+        pointer = builder.gep(data, [args[1]])  # no bounds check, no wrap-around: a hint only
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0"
+        )
+        builder.call(fn, [builder.bitcast(pointer, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
 
-else:
+    return types.void(array, i), codegen
 
-    @intrinsic
-    def _mul_high(typingctx, a, b):
-        """The high 64 bits of the 128-bit product of the uint64s ``a * b``
-        (one x86 ``mul``)."""
 
-        def codegen(context, builder, signature, args):
-            i128 = ir.IntType(128)
-            product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
-            return builder.trunc(builder.lshr(product, ir.Constant(i128, 64)), ir.IntType(64))
+prefetch = _intrinsic(_prefetch_typer, _prefetch_twin)
 
-        return types.uint64(types.uint64, types.uint64), codegen
+
+def _lowest_bit_twin(bits: Int64) -> int:
+    """The place of the lowest set bit of ``bits`` > 0."""
+    return (int(bits) & -int(bits)).bit_length() - 1
+
+
+def _lowest_bit_typer(typingctx: Any, bits: Any) -> tuple[Any, _Codegen]:
+    """The place of the lowest set bit of the int64 ``bits`` > 0 (x86 ``tzcnt``)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
+lowest_bit = _intrinsic(_lowest_bit_typer, _lowest_bit_twin)
+
+
+def _mul_high_twin(a: np.uint64, b: np.uint64) -> np.uint64:
+    """The high 64 bits of the 128-bit product ``a * b``."""
+    return _U64((int(a) * int(b)) >> 64)
+
+
+def _mul_high_typer(typingctx: Any, a: Any, b: Any) -> tuple[Any, _Codegen]:
+    """The high 64 bits of the 128-bit product of the uint64s ``a * b``
+    (one x86 ``mul``)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i128 = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+        return builder.trunc(builder.lshr(product, ir.Constant(i128, 64)), ir.IntType(64))
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+_mul_high = _intrinsic(_mul_high_typer, _mul_high_twin)
 
 
 @_njit(inline="always")
-def _U(i: int) -> np.uint64:
+def _U(i: Int64) -> np.uint64:
     """An index known to be >= 0, as unsigned: numba then skips the code
     that wraps negative indices around (a few instructions per access)."""
     return _U64(i)

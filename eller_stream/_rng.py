@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._numba import _U64, _mul_high, _njit
+from ._numba import _U64, Int64, _mul_high, _njit
 
 _GOLDEN = _U64(0x9E3779B97F4A7C15)
 _MIX1 = _U64(0xBF58476D1CE4E5B9)
@@ -59,13 +59,13 @@ def random_bits(key: np.uint64, counter: np.uint64) -> np.uint64:
 
 
 @_njit(inline="always")
-def _below(bits: np.uint64, n: int) -> np.int64:
+def _below(bits: np.uint64, n: Int64) -> np.int64:
     """A number in [0, n) from the high 32 bits of ``bits``."""
     return np.int64(((bits >> _U64(32)) * _U64(n)) >> _U64(32))
 
 
 @_njit(inline="always")
-def _below_cells(bits: np.uint64, n: int) -> np.int64:
+def _below_cells(bits: np.uint64, n: Int64) -> np.int64:
     """A cell number in [0, n) from ``bits``: :func:`_below` (the high 32 bits
     times n) while that product fits in 64 bits (n < 2**32, every grid the
     generators made before; the same cells), else the high 64 bits of

@@ -13,7 +13,7 @@ import secrets
 import numpy as np
 
 SEED_LIMIT = 2**64
-MAX_WIDTH = 2**31 - 2
+MAX_WIDTH = 2**31 - 2  # the widest row; the bounded generators take it as their tallest grid too
 ROW_LIMIT = 2**63  # the banded maze's rows are numbered in [-ROW_LIMIT, ROW_LIMIT)
 # The tallest band: reaching a row replays the rows above it in its band,
 # at most MAX_BAND - 1 of them (about 5 ns a cell: 0.03 s at width 80).

@@ -26,14 +26,16 @@ LOOKAHEAD = 16  # how many queue places ahead the breadth-first sweeps prefetch
 
 
 @_njit(inline="always")
-def _farther(on_row: int, depth: int, x: int, best: int, best_x: int) -> tuple[int, int]:
+def _farther(on_row: Int64, depth: Int64, x: Int64, best: Int64, best_x: Int64) -> tuple[Int64, Int64]:
     """The (depth, x) to keep: the deeper cell of the row, the leftmost of ties."""
     better = on_row & (np.int64(depth > best) | (np.int64(depth == best) & np.int64(x < best_x)))
     return _sel(better, depth, best), _sel(better, x, best_x)
 
 
 @_njit
-def walk(cells: np.ndarray, width: int, height: int, source: int, target: int, row: int) -> np.ndarray:
+def walk(
+    cells: np.ndarray, width: Int64, height: Int64, source: Int64, target: Int64, row: Int64
+) -> np.ndarray:
     """Depth-first walk through the passages of a maze from ``source``.
 
     ``cells`` is a flat copy of the grid's passage flags (bits 0-1) with one
@@ -54,8 +56,8 @@ def walk(cells: np.ndarray, width: int, height: int, source: int, target: int, r
     y = source // width
     x = source - y * width
     depth: Int64 = 0
-    best = -1
-    best_x = -1
+    best: Int64 = -1
+    best_x: Int64 = -1
     visited: Int64 = 1
     reached = 0
     while True:
@@ -106,7 +108,7 @@ def walk(cells: np.ndarray, width: int, height: int, source: int, target: int, r
 
 @_njit
 def bfs_farthest(
-    cells: np.ndarray, queue: np.ndarray, width: int, height: int, source: int, row: int
+    cells: np.ndarray, queue: np.ndarray, width: Int64, height: Int64, source: Int64, row: Int64
 ) -> np.ndarray:
     """Breadth-first distances from ``source`` through the passages.
 
@@ -127,8 +129,8 @@ def bfs_farthest(
     tail: Int64 = 1
     level_end: Int64 = 1
     depth = 0
-    best = -1
-    best_x = -1
+    best: Int64 = -1
+    best_x: Int64 = -1
     while head < tail:
         if head == level_end:
             depth += 1
@@ -178,10 +180,10 @@ def bfs_farthest(
 def tree_distances(
     mask: np.ndarray,
     queue: np.ndarray,
-    width: int,
-    source: int,
-    back: int,
-    row: int,
+    width: Int64,
+    source: Int64,
+    back: Int64,
+    row: Int64,
     row_depth: np.ndarray,
     stop_early: bool,
 ) -> np.ndarray:
@@ -243,7 +245,7 @@ def tree_distances(
 
 
 @_njit
-def tree_walk(mask: np.ndarray, width: int, source: int, target: int) -> int:
+def tree_walk(mask: np.ndarray, width: Int64, source: Int64, target: Int64) -> Int64:
     """Depth-first walk from ``source`` to ``target`` in a maze that is a tree.
 
     ``mask``: the flat passage masks of :func:`passage_masks` plus one
@@ -261,7 +263,7 @@ def tree_walk(mask: np.ndarray, width: int, source: int, target: int) -> int:
     byte = np.int64(mask[source]) | (5 << 4)
     mask[source] = byte
     cur = source
-    after = 0  # the first direction still to try in cur
+    after: Int64 = 0  # the first direction still to try in cur
     while cur != target:
         back = (byte >> 4) - 1  # 4 in the source: no way back
         ahead = byte & 15 & ~(1 << back) & (-1 << after)
@@ -282,13 +284,13 @@ def tree_walk(mask: np.ndarray, width: int, source: int, target: int) -> int:
 
 
 @_njit(inline="always")
-def _way_back(byte: int, shift: int, bias: int) -> np.int64:
+def _way_back(byte: Int64, shift: Int64, bias: Int64) -> np.int64:
     return ((np.int64(byte) >> shift) - bias) & 3
 
 
 @_njit
 def path_from_parents(
-    mark: np.ndarray, width: int, source: int, target: int, shift: int, bias: int, out: np.ndarray
+    mark: np.ndarray, width: Int64, source: Int64, target: Int64, shift: Int64, bias: Int64, out: np.ndarray
 ) -> None:
     """Fill ``out`` (k, 2) with the (y, x) cells from source to target,
     following the directions back that a walk left in ``mark`` (at bit
@@ -304,7 +306,9 @@ def path_from_parents(
 
 
 @_njit
-def path_length(mark: np.ndarray, width: int, source: int, target: int, shift: int, bias: int) -> int:
+def path_length(
+    mark: np.ndarray, width: Int64, source: Int64, target: Int64, shift: Int64, bias: Int64
+) -> Int64:
     cur = target
     k = 1
     while cur != source:

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
+from typing import NamedTuple
 
 import numpy as np
 
 from . import _detour_kernels as dk
 from . import _walk_kernels as wk
+from ._cells import PARENT_SHIFT
 from ._format import EAST, SOUTH
 from ._numba import call
 from ._validate import check_int
@@ -73,6 +75,12 @@ def _walk_cells(grid: np.ndarray) -> np.ndarray:
 def validate(grid: np.ndarray) -> list[str]:
     """What keeps ``grid`` from being a perfect maze; empty when it is one.
 
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
+
     >>> import numpy as np, eller_stream as es
     >>> es.validate(np.array([[1, 0], [1, 0]], np.uint8))
     ['2 passages, a spanning tree of 4 cells has 3', 'not connected: 2 of 4 cells reachable from (0, 0)']
@@ -103,6 +111,12 @@ def validate(grid: np.ndarray) -> list[str]:
 def is_perfect(grid: np.ndarray) -> bool:
     """True when ``grid`` is a perfect maze: connected, without loops.
 
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
+
     >>> import eller_stream as es
     >>> es.is_perfect(es.growing_tree(9, 4, seed=1))
     True
@@ -118,6 +132,14 @@ def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.
     reaches ``end``, is the path (kept as one byte per cell of "way back"
     directions).  In a perfect maze that path is the only one.  Raises
     ``ValueError`` when ``end`` cannot be reached.
+
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
+    start, end:
+        ``(y, x)`` cells of the grid (tuples, lists or arrays of two ints).
 
     >>> import eller_stream as es
     >>> es.solve(es.eller(3, 1, seed=0), (0, 0), (0, 2)).tolist()
@@ -135,7 +157,7 @@ def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.
     if reached < 0:  # a loop: walk again, marking the cells seen
         mark = _walk_cells(grid)
         reached = call(wk.walk, mark, w, h, source, target, 0)[0]
-        shift, bias = wk.PARENT_SHIFT, 0
+        shift, bias = PARENT_SHIFT, 0
     if not reached:
         raise ValueError(f"end {(ey, ex)} cannot be reached from start {(sy, sx)}")
     out = np.empty((call(wk.path_length, mark, w, source, target, shift, bias), 2), np.int64)
@@ -195,7 +217,14 @@ def suggest_endpoints(grid: np.ndarray) -> tuple[tuple[int, int], tuple[int, int
     The end is the bottom-row cell farthest from the top-left cell, the
     start the top-row cell farthest from that end (the leftmost of ties;
     two breadth-first O(cells) sweeps, so distances are true shortest-path
-    distances in any grid).
+    distances in any grid).  Raises ``ValueError`` when no bottom-row cell can
+    be reached from the top-left cell.
+
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
 
     >>> import eller_stream as es
     >>> start, end = es.suggest_endpoints(es.eller(10, 8, seed=2))
@@ -206,25 +235,72 @@ def suggest_endpoints(grid: np.ndarray) -> tuple[tuple[int, int], tuple[int, int
     return start, end
 
 
-def _texture_counts(by_mask: np.ndarray) -> np.ndarray:
-    """From the number of cells with each passage mask: [cells with 0..4
-    passages, straight corridors, turns, EAST, SOUTH, straight runs (a run
-    starts where a passage does not continue one)]."""
+class _Texture(NamedTuple):
+    """Counts of a grid's cells and passages, from the count of cells with
+    each passage mask (``passage_masks``' ``counts``)."""
+
+    dead_ends: int  # cells with one passage
+    corridors: int  # two
+    junctions: int  # three
+    crossroads: int  # four
+    straight: int  # cells with two passages that go straight on
+    turns: int  # ... that turn
+    east: int  # EAST passages
+    south: int  # SOUTH passages
+    runs: int  # maximal straight runs (a run starts where a passage does not continue one)
+
+
+def _texture_counts(by_mask: np.ndarray) -> _Texture:
+    """The texture counts of the cells counted by passage mask in ``by_mask``.
+
+    >>> by_mask = np.zeros(16, np.int64)
+    >>> by_mask[[0b1000, 0b1100, 0b0100]] = 1  # three cells in a row: -> <-> <-
+    >>> t = _texture_counts(by_mask)
+    >>> t.dead_ends, t.corridors, t.straight, t.turns, t.east, t.south, t.runs
+    (2, 1, 1, 0, 2, 0, 1)
+    """
     m = np.arange(16)
     north, south, west, east = m & 1, (m >> 1) & 1, (m >> 2) & 1, (m >> 3) & 1
     degree = north + south + west + east
-    per_mask = [degree == k for k in range(5)]
     straight = (m == NORTH_SOUTH) | (m == WEST_EAST)
-    run_starts = (east & (1 - west)) + (south & (1 - north))
-    per_mask += [straight, (degree == 2) & ~straight, east, south, run_starts]
-    return np.array([int(np.dot(by_mask, f)) for f in per_mask], np.int64)
+
+    def count(per_mask: np.ndarray) -> int:
+        return int(np.dot(by_mask, per_mask))
+
+    return _Texture(
+        dead_ends=count(degree == 1),
+        corridors=count(degree == 2),
+        junctions=count(degree == 3),
+        crossroads=count(degree == 4),
+        straight=count(straight),
+        turns=count((degree == 2) & ~straight),
+        east=count(east),
+        south=count(south),
+        runs=count((east & (1 - west)) + (south & (1 - north))),
+    )
 
 
 @dataclass(frozen=True)
 class Metrics(Mapping[str, float]):
     """What :func:`metrics` returns: typed fields, and a read-only mapping of
     the same names (``m.dead_end_fraction`` is ``m["dead_end_fraction"]``;
-    ``m.as_dict()`` is a plain dict)."""
+    ``m.as_dict()`` is a plain dict).
+
+    >>> import eller_stream as es
+    >>> m = es.metrics(es.eller(8, 6, seed=2))
+    >>> m.cells, m.passages, m.dead_ends == m["dead_ends"]
+    (48, 47, True)
+    >>> list(m)[:3], len(m) == len(m.as_dict())
+    (['cells', 'passages', 'dead_ends'], True)
+    >>> m["width"]
+    Traceback (most recent call last):
+    ...
+    KeyError: 'width'
+    >>> m.cells = 0
+    Traceback (most recent call last):
+    ...
+    dataclasses.FrozenInstanceError: cannot assign to field 'cells'
+    """
 
     cells: int
     passages: int
@@ -276,6 +352,12 @@ def metrics(grid: np.ndarray) -> Metrics:
     - counts: ``cells``, ``dead_ends``, ``junctions``, ``crossroads``,
       ``passages``.
 
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
+
     >>> import eller_stream as es
     >>> m = es.metrics(es.backtracker(30, 30, seed=1))
     >>> 0 < m.dead_end_fraction < 0.2 and m["passages"] == 899
@@ -284,24 +366,23 @@ def metrics(grid: np.ndarray) -> Metrics:
     grid = _check_grid(grid)
     h, w = grid.shape
     masks, by_mask = _masks(grid)
-    c = _texture_counts(by_mask)
+    t = _texture_counts(by_mask)
     cells = h * w
-    corridors = int(c[5] + c[6])
-    runs = int(c[9])
+    passages = t.east + t.south
     _, _, solution = _endpoints(grid, masks)
     return Metrics(
         cells=cells,
-        passages=int(c[7] + c[8]),
-        dead_ends=int(c[1]),
-        junctions=int(c[3]),
-        crossroads=int(c[4]),
-        dead_end_fraction=float(c[1]) / cells,
-        junction_fraction=float(c[3]) / cells,
-        crossroads_fraction=float(c[4]) / cells,
-        straight_fraction=float(c[5]) / corridors if corridors else 0.0,
-        turn_fraction=float(c[6]) / corridors if corridors else 0.0,
-        mean_straight_run=float(c[7] + c[8]) / runs if runs else 0.0,
-        horizontal_vertical_ratio=float(c[7]) / float(c[8]) if c[8] else float("inf"),
+        passages=passages,
+        dead_ends=t.dead_ends,
+        junctions=t.junctions,
+        crossroads=t.crossroads,
+        dead_end_fraction=t.dead_ends / cells,
+        junction_fraction=t.junctions / cells,
+        crossroads_fraction=t.crossroads / cells,
+        straight_fraction=t.straight / t.corridors if t.corridors else 0.0,
+        turn_fraction=t.turns / t.corridors if t.corridors else 0.0,
+        mean_straight_run=passages / t.runs if t.runs else 0.0,
+        horizontal_vertical_ratio=t.east / t.south if t.south else float("inf"),
         solution_length=solution,
         solution_ratio=solution / (w + h),
     )
@@ -316,6 +397,12 @@ def detour(grid: np.ndarray) -> np.ndarray:
     A game that keeps ``detour(grid).max()`` rows above the player never
     strands it.  In an :class:`InfiniteMaze` no value exceeds ``band - 1``;
     in an Eller stream the values have no bound.
+
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
 
     >>> import numpy as np, eller_stream as es
     >>> es.detour(np.array([[3, 2], [2, 0], [1, 0]], np.uint8)).tolist()  # (1, 1) climbs to row 0
@@ -332,6 +419,13 @@ def detour(grid: np.ndarray) -> np.ndarray:
 
 def count_passages(grid: np.ndarray) -> int:
     """Number of open passages (EAST and SOUTH flags) in a grid or row.
+
+    Parameters
+    ----------
+    grid:
+        Cells in the row format, of any shape: a grid, a row or a stack of
+        rows (anything ``numpy.asarray`` takes); passages out of the grid
+        count too.
 
     >>> import numpy as np, eller_stream as es
     >>> es.count_passages(np.array([[3, 0], [1, 0]], np.uint8))

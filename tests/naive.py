@@ -283,18 +283,28 @@ def parse_blocks(text: str) -> np.ndarray:
 # tests, which need thousands of mazes; the two must agree byte for byte.
 # ---------------------------------------------------------------------------
 
-TEXTBOOK_ORDER = ("newest", "oldest", "random", "middle")
+# The strategies in the package's order (its STRATEGIES), and each one's pick:
+# the index of the cell it takes in a list of n, whose first `left` cells are
+# its left part (in a plain list, the first (n + 1) // 2: the middle cell is
+# the last of them), given a rank `drawn` uniform below n.
+NAMES = ("newest", "oldest", "random", "middle")
+PICK = {
+    "newest": lambda n, left, drawn: n - 1,
+    "oldest": lambda n, left, drawn: 0,
+    "random": lambda n, left, drawn: drawn,
+    "middle": lambda n, left, drawn: left - 1,
+}
 
 
 def textbook_cumulative(weights: dict[str, float]) -> list[float]:
-    """Cumulative weights in TEXTBOOK_ORDER; the last is infinite, so that
+    """Cumulative weights in NAMES order; the last is infinite, so that
     a uniform number in [0, 1) always lands on some strategy."""
     total = sum(weights.values())
     out, acc = [], 0.0
-    for name in TEXTBOOK_ORDER:
+    for name in NAMES:
         acc += weights.get(name, 0.0) / total
         out.append(acc)
-    last = max(k for k, name in enumerate(TEXTBOOK_ORDER) if weights.get(name, 0.0) > 0)
+    last = max(k for k, name in enumerate(NAMES) if weights.get(name, 0.0) > 0)
     for k in range(last, len(out)):
         out[k] = float("inf")
     return out
@@ -315,15 +325,9 @@ def growing_tree_reference(width: int, height: int, weights: dict[str, float], s
     active = [start]
     while active:
         u = rng.random_sample()
-        strategy = next(k for k, c in enumerate(cumulative) if u < c)
-        if strategy == 0:  # newest
-            i = len(active) - 1
-        elif strategy == 1:  # oldest
-            i = 0
-        elif strategy == 2:  # random
-            i = int(rng.random_sample() * len(active))
-        else:  # middle
-            i = (len(active) - 1) // 2
+        name = NAMES[next(k for k, c in enumerate(cumulative) if u < c)]
+        drawn = int(rng.random_sample() * len(active)) if name == "random" else 0
+        i = PICK[name](len(active), (len(active) + 1) // 2, drawn)
         y, x = active[i]
         options = [
             (ny, nx)
@@ -355,7 +359,6 @@ def dead_end_fraction(grid: np.ndarray) -> float:
 # byte, for every strategy and every mix.
 # ---------------------------------------------------------------------------
 
-NAMES = ("newest", "oldest", "random", "middle")
 PRIM_LAG = 24  # random alone: a random pick is drawn this many steps before it is made
 # (the first PRIM_LAG at the pick)
 BATCH = 32  # mixes with random picks: the steps run in batches of this many; a random pick is
@@ -457,7 +460,7 @@ def growing_tree_exact(width: int, height: int, weights: dict[str, float], seed:
         bits = _draw(key, step)
         step += 1
         strategy = strategy_of(bits)
-        i = {"newest": len(active) - 1, "oldest": 0, "middle": (len(active) - 1) // 2}[strategy]
+        i = PICK[strategy](len(active), (len(active) + 1) // 2, 0)  # never random here
         cell = active[i]
         free = unvisited(cell)
         if free:
@@ -526,22 +529,14 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
         redraw = bits
         while True:  # until the pick lands on a cell
             size = len(left) + len(right)
-            if strategy == "newest":
-                part = right if right else left
-                i = len(part) - 1
-            elif strategy == "oldest":
-                part = left if left else right
-                i = 0
-            elif strategy == "middle":
-                part, i = left, len(left) - 1
-            else:
-                rank = product >> 32
-                if rank >= size:
+            if strategy == "random":
+                if product >> 32 >= size:
                     redraw = mix64(redraw)
                     product = (redraw >> 32) * size
                     continue
-                part, i = (left, rank) if rank < len(left) else (right, rank - len(left))
                 choice = product & 0xFFFFFFFF
+            k = PICK[strategy](size, len(left), product >> 32)
+            part, i = (left, k) if k < len(left) else (right, k - len(left))
             if part[i] is not None:
                 break
             if i in (0, len(part) - 1):  # a tombstone that ends its part goes
@@ -549,6 +544,8 @@ def _mix_with_random(key, start, weights, strategy_of, unvisited, carve, grid) -
                 dead -= 1
                 if middle:
                     balance()
+            elif strategy != "random":
+                raise AssertionError(f"a {strategy} pick inside a part would find the same tombstone again")
             if strategy == "random":
                 redraw = mix64(redraw)
                 product = (redraw >> 32) * (len(left) + len(right))

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 import eller_stream as es
 
 from naive import (
+    NAMES,
+    PICK,
     dead_end_fraction,
     growing_tree_exact,
     growing_tree_reference,
@@ -46,7 +48,7 @@ def test_growing_tree_work_grid_notes_free_sides(w, h):
 @pytest.mark.parametrize(
     ("strategy", "kernel"),
     [(m, "general") for m in MIXES if m not in ("random", "oldest")]
-    + [(m, "general without blocks") for m in MIXES if m not in ("random", "oldest") and "random" not in m]
+    + [(m, "general alone") for m in MIXES if m not in ("random", "oldest") and "random" not in m]
     + [("oldest", "oldest")]
     + [(m, "newest_random") for m in ("newest:90,random:10", "newest:50,random:50")],
 )
@@ -68,10 +70,10 @@ def test_growing_tree_leaves_no_free_side(strategy, kernel):
         fast.growing_tree_oldest(work.reshape(-1), active, w, h, seed_key(4))
     elif kernel == "newest_random":
         fast.growing_tree_newest_random(work.reshape(-1), active, w, h, seed_key(4), thresholds[0])
-    elif kernel == "general without blocks":  # each step hashes its own draw
+    elif kernel == "general alone":  # each step hashes its own draw
         one_alone = g.general_kernel(mix=False, random_picks=False)
         one_alone(work.reshape(-1), active, w, h, seed_key(4), thresholds)
-    else:  # with batches and blocks, whether or not the mix has random picks (the public
+    else:  # with draws and ranks ahead, whether or not the mix has random picks (the public
         # function compiles the kernel without them where it can: the same mazes, as checked here)
         g.general_kernel(mix=True, random_picks=True)(work.reshape(-1), active, w, h, seed_key(4), thresholds)
     assert (work[1:-1, 1:-1] >> g.FREE_SHIFT == 0).all()
@@ -84,11 +86,43 @@ def test_general_kernel_refuses_flags_it_cannot_run():
 
     work = _framed_work(4, 4).reshape(-1)
     thresholds = _thresholds({"random": 1.0})
-    with pytest.raises(ValueError, match="batches"):  # a mix's variant compiled without random picks
+    with pytest.raises(ValueError, match="ranks_ahead"):  # a mix's variant compiled without random picks
         mix = g.general_kernel(mix=True, random_picks=False)
         mix(work, np.empty(17, np.int32), 4, 4, np.uint64(1), thresholds)
-    with pytest.raises(ValueError, match="blocks"):  # the batches' draws come from the blocks
+    with pytest.raises(ValueError, match="draws drawn ahead"):  # the ranks come from the draws ahead
         g.general_kernel(mix=False, random_picks=True)
+
+
+def test_strategy_constants_name_their_strategies():
+    """A strategy's constant is its index in STRATEGIES (the order of the
+    kernel's thresholds), which is the oracle's order too."""
+    from eller_stream import _growing_tree_kernels as g
+
+    assert es.STRATEGIES == g.STRATEGIES == NAMES
+    constants = {"newest": g.NEWEST, "oldest": g.OLDEST, "random": g.RANDOM, "middle": g.MIDDLE}
+    assert {name: g.STRATEGIES[index] for name, index in constants.items()} == {n: n for n in constants}
+
+
+@given(n=st.integers(1, 10**6), data=st.data())
+def test_slot_rules_are_the_oracles(n, data):
+    """Each strategy's slot rule in the kernel picks what the oracle's PICK does."""
+    from eller_stream import _growing_tree_kernels as g
+
+    left = data.draw(st.integers(1, n))
+    drawn = data.draw(st.integers(0, n - 1))
+    for index, name in enumerate(g.STRATEGIES):
+        assert g._pick_rank(index, n, left, drawn) == PICK[name](n, left, drawn)
+
+
+@pytest.mark.parametrize("index", [-1, 4, 99])
+def test_an_unknown_strategy_index_is_refused(index):
+    """No strategy stands in for an index it does not have (the pick chain
+    used to end in "middle" for any other)."""
+    from eller_stream import _growing_tree_kernels as g
+
+    assert index not in range(len(g.STRATEGIES))
+    with pytest.raises(ValueError, match="not a Growing Tree strategy"):
+        g._pick_rank(index, 10, 5, 3)
 
 
 @given(size=sizes, strategy=st.sampled_from(MIXES), seed=st.integers(0, 2**64 - 1))

@@ -43,3 +43,17 @@ def test_validators_and_analysis_live_where_their_names_say():
     assert es.count_passages is analysis.count_passages
     with pytest.raises(TypeError, match="rows"):
         _validate.check_rows("rows", [[1]])
+
+
+def test_the_version_has_one_source():
+    """pyproject.toml reads the version from ``eller_stream.__version__``
+    (setuptools' dynamic version): the installed metadata says the same,
+    and nothing else in pyproject.toml states one."""
+    import importlib.metadata
+    import pathlib
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    assert importlib.metadata.version("eller_stream") == es.__version__
+    project = tomllib.loads((pathlib.Path(__file__).parents[1] / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "eller_stream.__version__"}

@@ -33,14 +33,17 @@ def _textbook(grid: np.ndarray, cumulative: np.ndarray, seed: int) -> None:
         strategy = 0
         while not u < cumulative[strategy]:
             strategy += 1
-        if strategy == 0:
+        # naive.PICK, strategy by strategy (naive.NAMES order)
+        if strategy == 0:  # newest
             i = n - 1
-        elif strategy == 1:
+        elif strategy == 1:  # oldest
             i = 0
-        elif strategy == 2:
+        elif strategy == 2:  # random
             i = int(np.random.random() * n)
+        elif strategy == 3:  # middle: the last of the first (n + 1) // 2
+            i = (n + 1) // 2 - 1
         else:
-            i = (n - 1) // 2
+            raise ValueError("not a Growing Tree strategy")
         y, x = ys[i], xs[i]
         k = 0
         for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
