@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ._common import ExitStatus, OutputError, RowLimitError, UsageError, flush_stdout, os_message, say
 
-__all__ = ["COMMANDS", "ExitStatus", "main"]
+__all__ = ["COMMANDS", "ExitStatus", "load", "main"]
 
 # subcommand -> the module (in this package) that runs it
 COMMANDS = {
@@ -24,10 +24,22 @@ COMMANDS = {
 DEFAULT_COMMAND = "stream"
 
 
-def _run(argv: list[str]) -> int:
-    name = DEFAULT_COMMAND
+def _command(argv: list[str]) -> tuple[str, list[str]]:
+    """The module that runs ``argv``, and the arguments it takes."""
     if argv and argv[0] in COMMANDS:
-        name, argv = COMMANDS[argv[0]], argv[1:]
+        return COMMANDS[argv[0]], argv[1:]
+    return DEFAULT_COMMAND, argv
+
+
+def load(argv: Sequence[str]) -> None:
+    """Import the module of the subcommand ``argv`` names (and with it
+    numpy, numba and the package's modules it uses): the entry point does it
+    while a signal only sets a flag."""
+    importlib.import_module(f"{__name__}.{_command(list(argv))[0]}")
+
+
+def _run(argv: list[str]) -> int:
+    name, argv = _command(argv)
     module = importlib.import_module(f"{__name__}.{name}")
     try:
         code: int = module.main(argv)
@@ -55,5 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = repr(exc.filename) if exc.filename else "to standard output"
         say(f"error: cannot write {where}: {os_message(exc)}")
         return ExitStatus.OUTPUT
+    except MemoryError:  # an allocation sized by the options, refused
+        say("error: not enough memory for what the options ask (a smaller --width or --rows may do)")
+        return ExitStatus.USAGE
     except KeyboardInterrupt:  # Ctrl-C before streaming started
         return ExitStatus.SIGINT

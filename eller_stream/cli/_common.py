@@ -38,16 +38,30 @@ exit status:
   0    done
   1    the reader of standard output went away (a closed pipe); with
        --save-state the state is saved
-  2    a bad option or input file, or a picture too large to draw
+  2    a bad option or input file, a picture too large to draw, or a maze
+       too wide for the memory
   3    the banded maze ended: its rows are numbered below 2**63; the rows
        that exist are written, then the closing row (or the state)
   74   standard output or a file could not be written (closed, full disk,
-       read-only); with --save-state the stream writes the closing row
-       when the state cannot be saved, and saves the state when standard
-       output fails
+       read-only); a regular file is cut back to the last whole row; with
+       --save-state the stream writes the closing row when the state
+       cannot be saved, and saves the state (going on right after the
+       last whole row written) when standard output fails
   128+N  ended by signal N: 130 Ctrl-C (SIGINT), 129 SIGHUP, 143 SIGTERM;
        the stream first writes the closing row (or saves the state)
 Every error is one line on standard error: "eller-stream: error: ...".
+"""
+
+PICTURE_EXIT_STATUSES = """\
+exit status:
+  0    done
+  2    a bad option, or a picture too large to draw
+  3    the banded maze ends at row 2**63 - 1: the rows asked for are not all there
+  74   the picture could not be written (full disk, read-only folder); a file
+       already there is kept
+  128+N  ended by signal N: 130 Ctrl-C (SIGINT), 129 SIGHUP, 143 SIGTERM
+A picture is written whole or not at all.  Every error is one line on
+standard error: "eller-stream: error: ...".
 """
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from .._compare import ALGORITHMS, compare, to_json
+from .._generators import generator
 from . import _options as opt
 from ._common import PROG, Parser, require_stdout
 
@@ -38,8 +40,6 @@ COLUMNS = [
 
 
 def _algorithm(text: str) -> str:
-    from .._generators import generator
-
     generator(text)  # refuses a name it does not know
     return text
 
@@ -81,8 +81,6 @@ def _table(args: argparse.Namespace, rows: list[dict[str, object]]) -> list[str]
 
 
 def main(argv: Sequence[str]) -> int:
-    from .._compare import ALGORITHMS, compare, to_json
-
     args = parser().parse_args(list(argv))
     require_stdout()
     rows = compare(args.width, args.height, args.seeds, args.algorithm or list(ALGORITHMS))

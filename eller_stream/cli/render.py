@@ -12,9 +12,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate as v
-from .._generators import RENDER_KINDS
+from .._generators import RENDER_KINDS, generator
+from .._growing_tree import parse_strategy
+from ..banded import DEFAULT_DOORS, ROW_LIMIT, InfiniteMaze
+from ..image import write_image, write_png
+from ..stream import EllerStream
 from . import _options as opt
-from ._common import EXIT_STATUSES, PROG, Parser, UsageError, isatty, say
+from ._common import PICTURE_EXIT_STATUSES, PROG, Parser, RowLimitError, UsageError, isatty, say
 from .state import Stream
 
 EXAMPLES = (
@@ -35,7 +39,7 @@ parameters (a PNG tEXt chunk, SVG <metadata>).  Pictures larger than PNG's
 draw, are refused before anything is drawn.
 
 """
-    + EXIT_STATUSES
+    + PICTURE_EXIT_STATUSES
 )
 
 MAX_PIXELS_SIDE = 2**31 - 1  # PNG's limit on either side
@@ -94,8 +98,6 @@ class RenderPlan:
         if self.algorithm == "eller":
             params += [f"--horizontal {self.horizontal!r}", f"--vertical {self.vertical!r}"]
         if self.band is not None:
-            from ..banded import DEFAULT_DOORS
-
             doors = DEFAULT_DOORS if self.doors is None else self.doors
             params += [f"--band {self.band}", f"--start {self.start}", f"--doors {doors!r}"]
         if self.algorithm == "growing-tree":
@@ -128,8 +130,6 @@ def _check_algorithm(args: argparse.Namespace) -> None:
         if given is not None and args.algorithm != "eller":
             raise UsageError(f"{option} applies to --algorithm eller only")
     if args.algorithm == "growing-tree" and args.strategy is not None:
-        from .._growing_tree import parse_strategy
-
         try:
             parse_strategy(args.strategy)
         except (TypeError, ValueError) as exc:
@@ -150,6 +150,16 @@ def render_bytes(p: RenderPlan) -> int:
     if not p.streamed:
         total += p.width * p.rows * (64 if p.svg else 2)
     return total
+
+
+def _check_rows(p: RenderPlan) -> None:
+    """The banded maze's rows end at 2**63 - 1: the picture's rows (but the
+    closing one) must be there."""
+    if p.band is not None and p.start + p.rows - 1 > ROW_LIMIT:
+        raise RowLimitError(
+            f"the banded maze has no rows past 2**63 - 1 ({ROW_LIMIT - 1}): from --start {p.start} "
+            f"a picture has at most {ROW_LIMIT - p.start + 1} rows (the closing row included)"
+        )
 
 
 def _check_size(p: RenderPlan) -> None:
@@ -189,6 +199,7 @@ def plan(args: argparse.Namespace) -> RenderPlan:
         start=0 if args.start is None else args.start,
         doors=args.doors,
     )
+    _check_rows(p)
     _check_size(p)
     return p
 
@@ -212,9 +223,6 @@ class Progress:
 
 
 def _stream(p: RenderPlan) -> Stream:
-    from ..banded import InfiniteMaze
-    from ..stream import EllerStream
-
     if p.band is None:
         return EllerStream(p.width, p.seed, p.horizontal, p.vertical)
     return InfiniteMaze(p.width, p.band, p.seed, p.horizontal, p.vertical, p.doors).stream(p.start)
@@ -235,8 +243,6 @@ def _grid(p: RenderPlan) -> np.ndarray:
         stream.take(p.rows - 1, out=grid[:-1])
         grid[-1] = stream.finish()
         return grid
-    from .._generators import generator
-
     name = {
         "eller": f"eller:h={p.horizontal!r},v={p.vertical!r}",
         "growing-tree": f"growing-tree:{p.strategy}",
@@ -245,8 +251,6 @@ def _grid(p: RenderPlan) -> np.ndarray:
 
 
 def draw(p: RenderPlan) -> None:
-    from ..image import write_image, write_png
-
     progress = Progress() if isatty(sys.stderr) else None
     if p.streamed:
         write_png(

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import errno
-import os
 import shutil
 import signal
 import sys
@@ -16,7 +14,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..banded import BandedStream, InfiniteMaze
+from ..banded import ROW_LIMIT, BandedStream, InfiniteMaze
 from ..render import CELL_COLUMNS, STYLES, TextRenderer
 from ..stream import EllerStream
 from . import _options as opt
@@ -27,6 +25,7 @@ from ._common import (
     ExitStatus,
     OutputError,
     Parser,
+    RowLimitError,
     UsageError,
     isatty,
     os_message,
@@ -34,7 +33,8 @@ from ._common import (
     say,
     silence,
 )
-from .state import Stream, encode_state, read_state_file, save_state, state_target
+from ._output import RowOutput, row_ends
+from .state import Stream, decode_state, encode_state, read_state_file, save_state, state_target
 
 EXAMPLES = (
     """\
@@ -153,10 +153,16 @@ def plan(args: argparse.Namespace, tty: bool) -> StreamPlan:
     rate = (10.0 if tty else 0.0) if args.rate is None else args.rate
     if args.save_state is not None:
         state_target(args.save_state)
-    if args.resume is not None:
-        stream, previous = _resumed(args)
-    else:
-        stream, previous = _new_stream(args, style, tty), None
+    try:
+        if args.resume is not None:
+            stream, previous = _resumed(args)
+        else:
+            stream, previous = _new_stream(args, style, tty), None
+        # one row's text, drawn now: a width too large for memory fails here, before any output
+        TextRenderer(stream.width, style).rows(np.zeros((1, stream.width), np.uint8))
+    except MemoryError:
+        width = args.width if args.resume is None else "of the resumed state"
+        raise UsageError(f"--width {width}: not enough memory for a maze this wide") from None
     return StreamPlan(stream, previous, args.resume is not None, style, args.rows, rate, tty, args.save_state)
 
 
@@ -174,18 +180,6 @@ class Interrupt:
         self.hit = True
 
 
-def write_out(out: BinaryIO, data: bytes) -> None:
-    """Write all of ``data``: an unbuffered stdout (``python -u``,
-    PYTHONUNBUFFERED) may take part of it (a full disk, a signal during a
-    write to a pipe) and say so only by the count it returns."""
-    view = memoryview(data)
-    while view:
-        n = out.write(view)
-        if n is None:  # a non-blocking descriptor that is full
-            raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
-        view = view[n:]
-
-
 def _save_or_fail(path: str, data: bytes) -> None:
     try:
         save_state(path, data)
@@ -193,60 +187,108 @@ def _save_or_fail(path: str, data: bytes) -> None:
         raise OutputError(f"--save-state: cannot save the state: {os_message(exc)}") from None
 
 
-def run_stream(p: StreamPlan, out: BinaryIO, interrupt: Interrupt) -> int:
-    stream, rows, rate, save_path = p.stream, p.rows, p.rate, p.save_path
-    width = stream.width
-    renderer = TextRenderer(width, p.style, previous=p.previous, resumed=p.resumed)
-    last_row = p.previous
-    # rows to stream before the end: all of them when saving, else all but the closing row
-    target = None if rows is None else (rows if save_path else rows - 1)
-    chunk = 1 if rate > 0 else max(1, min(4096, (1 << 16) // width))
-    buf = np.empty((chunk, width), np.uint8)
-    saved_before_block = encode_state(stream.checkpoint(), last_row) if save_path else b""
-    done = 0
-    started = time.monotonic()
-    try:
-        write_out(out, renderer.start())
-        while not interrupt.hit and (target is None or done < target):
-            n = chunk if target is None else min(chunk, target - done)
-            block = stream.take(n, out=buf[:n])
-            write_out(out, renderer.rows(block))
-            out.flush()
-            done += n
-            if save_path:
-                last_row = block[-1].copy()
-                saved_before_block = encode_state(stream.checkpoint(), last_row)
-            if rate > 0:
-                due = started + done / rate
-                while not interrupt.hit and (wait := due - time.monotonic()) > 0:
-                    time.sleep(min(wait, 0.05))
-        if save_path:
+def rows_left(stream: Stream, saving: bool) -> int | None:
+    """Rows the stream can still hand out (None: no end).  The banded maze's
+    rows end at 2**63 - 1; a saved state must name a row that exists, so a
+    stream that saves stops one row earlier."""
+    if not isinstance(stream, BandedStream):
+        return None
+    return ROW_LIMIT - stream.row - (1 if saving else 0)
+
+
+class _Streamer:
+    """One run of the stream: rows in blocks to standard output, then the
+    closing row or the saved state."""
+
+    def __init__(self, p: StreamPlan, out: BinaryIO, interrupt: Interrupt) -> None:
+        self.p, self.stream, self.interrupt = p, p.stream, interrupt
+        self.out = RowOutput(out)
+        self.renderer = TextRenderer(p.stream.width, p.style, previous=p.previous, resumed=p.resumed)
+        self.last_row = p.previous
+        self.saved = encode_state(self.stream.checkpoint(), self.last_row) if p.save_path else b""
+        # rows to stream before the end: all of them when saving, else all but the closing row
+        self.target = None if p.rows is None else (p.rows if p.save_path else p.rows - 1)
+        left = rows_left(self.stream, p.save_path is not None)
+        self.limited = left is not None and (self.target is None or self.target > left)
+        if self.limited:
+            self.target = left
+        width = self.stream.width
+        self.chunk = 1 if p.rate > 0 else max(1, min(4096, (1 << 16) // width))
+        if self.target is not None:
+            self.chunk = max(1, min(self.chunk, self.target))
+        self.buf = np.empty((self.chunk, width), np.uint8)
+
+    def rows(self) -> None:
+        """Stream rows until the target, or a signal."""
+        done = 0
+        started = time.monotonic()
+        while not self.interrupt.hit and (self.target is None or done < self.target):
+            n = self.chunk if self.target is None else min(self.chunk, self.target - done)
+            block = self.stream.take(n, out=self.buf[:n])
+            data = self.renderer.rows(block)
             try:
-                save_state(save_path, saved_before_block)
+                self.out.write(data, row_ends(data, n, self.p.style, self.stream.width))
+            except OSError:
+                self._advance_saved(block[: self.out.kept], whole=False)
+                raise
+            done += n
+            self._advance_saved(block, whole=True)
+            if self.p.rate > 0:
+                due = started + done / self.p.rate
+                while not self.interrupt.hit and (wait := due - time.monotonic()) > 0:
+                    time.sleep(min(wait, 0.05))
+
+    def _advance_saved(self, rows: np.ndarray, whole: bool) -> None:
+        """The state after ``rows`` more rows, the ones now written whole
+        (``whole``: all of the block the stream just gave)."""
+        if not self.p.save_path or not len(rows):
+            return
+        if whole:
+            state = self.stream
+        else:  # a part of the block: from the state before it
+            state, _ = decode_state(self.saved)
+            state.take(len(rows))
+        self.last_row = rows[-1].copy()
+        self.saved = encode_state(state.checkpoint(), self.last_row)
+
+    def end(self) -> None:
+        """The state, or the closing row (also when the state cannot be saved)."""
+        if self.p.save_path:
+            try:
+                save_state(self.p.save_path, self.saved)
             except OSError as exc:
                 # No state: close the maze instead, so that what was written is complete.
-                write_out(out, renderer.close(stream.finish()))
-                out.flush()
+                self.out.write(self.renderer.close(self.stream.finish()))
                 raise OutputError(f"--save-state: cannot save the state: {os_message(exc)}") from None
         else:
             # On a terminal, "\r" puts the closing row over the "^C" it echoed.
-            erase = b"\r" if interrupt.hit and p.tty and p.style != "raw" else b""
-            write_out(out, erase + renderer.close(stream.finish()))
-        out.flush()
-    except BrokenPipeError:
-        # The reader went away: stop quietly.
-        silence(out)
-        if save_path:
-            _save_or_fail(save_path, saved_before_block)
-        return ExitStatus.BROKEN_PIPE
-    except OSError as exc:
-        # Standard output failed (full disk, read-only descriptor): the rows
-        # written so far stay; save the state before the failed block.
-        silence(out)
-        if save_path:
-            _save_or_fail(save_path, saved_before_block)
-        raise OutputError(f"cannot write to standard output: {os_message(exc)}") from None
-    return ExitStatus.signalled(interrupt.signum) if interrupt.hit else ExitStatus.OK
+            erase = b"\r" if self.interrupt.hit and self.p.tty and self.p.style != "raw" else b""
+            self.out.write(erase + self.renderer.close(self.stream.finish()))
+
+    def run(self) -> int:
+        try:
+            self.out.write(self.renderer.start())
+            self.rows()
+            self.end()
+        except BrokenPipeError:
+            # The reader went away: stop quietly.
+            silence(self.out.out)
+            if self.p.save_path:
+                _save_or_fail(self.p.save_path, self.saved)
+            return ExitStatus.BROKEN_PIPE
+        except OSError as exc:
+            # Standard output failed (full disk, read-only descriptor): the
+            # whole rows written so far stay; the state goes on after them.
+            silence(self.out.out)
+            if self.p.save_path:
+                _save_or_fail(self.p.save_path, self.saved)
+            raise OutputError(f"cannot write to standard output: {os_message(exc)}") from None
+        if self.interrupt.hit:
+            return ExitStatus.signalled(self.interrupt.signum)
+        if self.limited:
+            then = "the state is saved" if self.p.save_path else "the closing row is written"
+            raise RowLimitError(f"the banded maze has no rows past 2**63 - 1 ({ROW_LIMIT - 1}); {then}")
+        return ExitStatus.OK
 
 
 def main(argv: Sequence[str]) -> int:
@@ -257,9 +299,13 @@ def main(argv: Sequence[str]) -> int:
     if args.seed is None and args.resume is None and tty and isatty(sys.stderr):
         say(f"seed {p.stream.seed}")
     interrupt = Interrupt()
+    try:
+        streamer = _Streamer(p, stdout.buffer, interrupt)
+    except MemoryError:
+        raise UsageError(f"--width {p.stream.width}: not enough memory for a maze this wide") from None
     previous = {signum: signal.signal(signum, interrupt) for signum in STOP_SIGNALS}
     try:
-        return run_stream(p, stdout.buffer, interrupt)
+        return streamer.run()
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
