@@ -140,9 +140,8 @@ def png_rows(
         if height is None:
             raise ValueError("height is needed to draw a path")
         masks = _path_masks(path, height, width)
-    pitch = cell + wall
     # column layout: x of each cell's first pixel, and of the wall to its right
-    cell_x = wall + np.arange(width) * pitch
+    cell_x = wall + np.arange(width) * (cell + wall)
     inner_cells = cell_x[:, None] + np.arange(cell)  # (width, cell) pixel columns of each cell
     inner = inner_cells.reshape(-1)
     gap_x = (cell_x + cell)[:-1]  # first pixel of the wall between cell x and x + 1
@@ -417,19 +416,25 @@ def svg(
     ]
     if path is not None:
         _path_masks(path, h, w)  # validates
-        centre = wall + cell / 2
-        pts = [(x * pitch + centre, y * pitch + centre) for y, x in np.asarray(path).tolist()]
-        if start is not None and pts:
-            pts.insert(0, (pts[0][0], 0))
-        if end is not None and pts:
-            pts.append((pts[-1][0], px_h))
-        points = " ".join(f"{x:g},{y:g}" for x, y in pts)
-        parts.append(
-            f'<polyline points="{points}" stroke="rgb{PALETTE[PATH]}" '
-            f'stroke-width="{max(1, cell // 2)}" fill="none" stroke-linejoin="round"/>'
-        )
+        parts.append(_svg_polyline(path, cell, wall, px_h, start is not None, end is not None))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def _svg_polyline(path: np.ndarray, cell: int, wall: int, px_h: int, top: bool, bottom: bool) -> str:
+    """The solution through the cell centres, out through the openings."""
+    pitch = cell + wall
+    centre = wall + cell / 2
+    pts = [(x * pitch + centre, y * pitch + centre) for y, x in np.asarray(path).tolist()]
+    if top and pts:
+        pts.insert(0, (pts[0][0], 0))
+    if bottom and pts:
+        pts.append((pts[-1][0], px_h))
+    points = " ".join(f"{x:g},{y:g}" for x, y in pts)
+    return (
+        f'<polyline points="{points}" stroke="rgb{PALETTE[PATH]}" '
+        f'stroke-width="{max(1, cell // 2)}" fill="none" stroke-linejoin="round"/>'
+    )
 
 
 def write_image(

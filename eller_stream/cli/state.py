@@ -8,6 +8,7 @@ synced after the rename.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -86,6 +87,6 @@ def save_state(path: str, data: bytes) -> None:
     what has changed since (the folder removed or made read-only) is an
     OSError here, like a full disk, not a usage error."""
     target = os.path.realpath(path)
-    if os.path.isdir(target):
-        raise IsADirectoryError(21, "Is a directory", path)
+    if os.path.exists(target) and not stat.S_ISREG(os.stat(target).st_mode):
+        raise OSError(errno.EINVAL, "no longer a regular file", path)
     _atomic.write_bytes(target, data)
