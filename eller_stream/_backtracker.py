@@ -16,11 +16,12 @@ maze larger than memory on disk.
 from __future__ import annotations
 
 import contextlib
-import errno
+import io
 import os
 
 import numpy as np
 
+from ._atomic import atomic_write
 from ._backtracker_kernels import backtracker as backtracker_kernel
 from ._numba import call
 from ._rng import seed_key
@@ -28,41 +29,21 @@ from ._validate import MAX_WIDTH, check_grid_buffer, check_int, check_seed
 
 __all__ = ["backtracker"]
 
-_NO_RESERVE = {errno.EOPNOTSUPP, errno.ENOSYS}  # the filesystem cannot reserve: map it sparse
-
 
 def _new_npy(path: str, shape: tuple[int, int]) -> np.memmap:
     """A new zeroed uint8 ``.npy`` file at ``path``, mapped.
 
     A full disk under a sparse file is only noticed when a page of the
     mapping is first written, and then the process dies of SIGBUS.  So the
-    file is written beside ``path`` (``.part``), its blocks reserved with
-    ``posix_fallocate``, and only then moved to ``path`` and mapped; on any
-    error the ``.part`` file is removed and the error raised."""
-    tmp = f"{path}.part"
+    file is written atomically (``_atomic``) with its blocks reserved by
+    ``posix_fallocate``, and only then mapped; on any error nothing is left
+    at ``path`` (a file already there is kept) and the error is raised."""
+    head = io.BytesIO()
     descr = np.lib.format.dtype_to_descr(np.dtype(np.uint8))
-    header = {"descr": descr, "fortran_order": False, "shape": shape}
-    try:
-        with open(tmp, "wb") as f:
-            np.lib.format.write_array_header_1_0(f, header)
-            offset = f.tell()
-            size = offset + shape[0] * shape[1]
-            fallocate = getattr(os, "posix_fallocate", None)
-            try:
-                if fallocate is None:
-                    raise OSError(errno.ENOSYS, "posix_fallocate is not available")
-                fallocate(f.fileno(), 0, size)
-            except OSError as exc:
-                if exc.errno not in _NO_RESERVE:
-                    reason = exc.strerror or os.strerror(exc.errno or 0)
-                    message = f"out: cannot reserve {size} bytes for {path!r}: {reason}"
-                    raise OSError(exc.errno, message, path) from None
-                f.truncate(size)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    np.lib.format.write_array_header_1_0(head, {"descr": descr, "fortran_order": False, "shape": shape})
+    offset = len(head.getvalue())
+    with atomic_write(path, reserve=offset + shape[0] * shape[1]) as f:
+        f.write(head.getvalue())
     try:
         return np.memmap(path, np.uint8, mode="r+", offset=offset, shape=shape)
     except BaseException:

@@ -20,90 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from ._backtracker import backtracker
-from ._growing_tree import growing_tree
+from ._generators import ALGORITHMS, generator
 from ._validate import check_int
 from .analysis import detour, metrics
-from .banded import DEFAULT_DOORS, InfiniteMaze
-from .stream import eller
 
 __all__ = ["ALGORITHMS", "compare", "generator", "to_json"]
-
-# name -> what it runs; the default selection of `compare`
-ALGORITHMS = (
-    "eller",
-    "eller:h=0.8,v=0.2",
-    "eller:h=0.2,v=0.8",
-    "growing-tree:newest",
-    "growing-tree:oldest",
-    "growing-tree:random",
-    "growing-tree:middle",
-    "growing-tree:newest:90,random:10",
-    "growing-tree:newest:50,oldest:50",
-    "backtracker",
-    "banded:band=32",
-    "banded:band=8",
-)
-
-
-def generator(name: str) -> Callable[[int, int, int], np.ndarray]:
-    """The ``(width, height, seed) -> grid`` function an algorithm name stands for.
-
-    Names: ``eller`` or ``eller:h=H,v=V``; ``growing-tree:STRATEGY`` (any
-    strategy or mix that :func:`growing_tree` takes); ``backtracker``;
-    ``banded:band=K[,doors=D,h=H,v=V]`` (the rows ``0 .. height - 2`` of an
-    :class:`InfiniteMaze` and a closing row).
-
-    >>> generator("eller:h=0.3,v=0.6")(4, 3, 1).shape
-    (3, 4)
-    >>> generator("banded:band=4")(5, 9, 2).shape
-    (9, 5)
-    """
-    if not isinstance(name, str):
-        raise TypeError(f"algorithm must be a string, got {name!r}")
-    kind, _, spec = name.partition(":")
-    if kind == "eller":
-        params = _numbers(name, spec, {"h": 0.5, "v": 0.5})
-        eller(1, 1, 0, params["h"], params["v"])  # validate now
-        return lambda w, h, seed: eller(w, h, seed, params["h"], params["v"])
-    if kind == "banded":
-        params = _numbers(name, spec, {"band": 32.0, "doors": DEFAULT_DOORS, "h": 0.5, "v": 0.5})
-        band = params["band"]
-        if not math.isfinite(band) or band != int(band):
-            raise ValueError(f"algorithm {name!r}: band must be a whole number, got {band!r}")
-
-        def banded(w: int, h: int, seed: int) -> np.ndarray:
-            maze = InfiniteMaze(w, int(band), seed, params["h"], params["v"], params["doors"])
-            stream = maze.stream(0)
-            grid = np.empty((h, w), np.uint8)
-            stream.take(h - 1, out=grid[:-1])
-            grid[-1] = stream.finish()
-            return grid
-
-        banded(1, 1, 0)  # validate now
-        return banded
-    if kind == "growing-tree":
-        strategy = spec or "newest"
-        growing_tree(1, 1, strategy, 0)  # validate now
-        return lambda w, h, seed: growing_tree(w, h, strategy, seed)
-    if kind == "backtracker" and not spec:
-        return lambda w, h, seed: backtracker(w, h, seed)
-    raise ValueError(f"algorithm {name!r} is not eller[:h=..,v=..], growing-tree:STRATEGY or backtracker")
-
-
-def _numbers(name: str, spec: str, params: dict[str, float]) -> dict[str, float]:
-    """``key=value`` pairs of an algorithm name, over the defaults ``params``."""
-    params = dict(params)
-    for part in filter(None, spec.split(",")):
-        key, _, value = part.partition("=")
-        if key not in params:
-            keys = ", ".join(f"{k}=" for k in params)
-            raise ValueError(f"algorithm {name!r}: {name.partition(':')[0]} takes {keys}, got {part!r}")
-        try:
-            params[key] = float(value)
-        except ValueError:
-            raise ValueError(f"algorithm {name!r}: {key} must be a number, got {value!r}") from None
-    return params
 
 
 def _peak_extra_bytes(make: Callable[[], np.ndarray]) -> int:

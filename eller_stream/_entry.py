@@ -31,18 +31,22 @@ def run() -> None:
     pending: list[int] = []
     for signum in _STOPPING:
         signal.signal(signum, lambda signum, frame: pending.append(signum))
-    from .cli import main
+    from .cli import load, main
 
-    if pending:
-        sys.exit(128 + pending[0])
-    # From here until the command installs its own handling, Ctrl-C is a
-    # KeyboardInterrupt (main() ends quietly on it), SIGTERM/SIGHUP a _Stop.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    for signum in _STOPPING:
-        if signum != signal.SIGINT:
-            signal.signal(signum, _stop)
+    load(sys.argv[1:])  # the subcommand's modules: numpy, numba and the kernels' modules
     try:
+        # From here until the command installs its own handling, Ctrl-C is a
+        # KeyboardInterrupt (main() ends quietly on it), SIGTERM/SIGHUP a _Stop;
+        # one that lands anywhere in this block, even before main(), ends quietly.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for signum in _STOPPING:
+            if signum != signal.SIGINT:
+                signal.signal(signum, _stop)
+        if pending:  # a signal came while the package loaded
+            raise _Stop(pending[0])
         code = main()
+    except KeyboardInterrupt:
+        code = 128 + signal.SIGINT
     except _Stop as exc:
         code = 128 + exc.signum
     sys.exit(code)

@@ -82,8 +82,8 @@ class BandParams:
     doors: float = _knob(DEFAULT_DOORS, _door_share, "share of door columns at the seams, in (0, 1]")
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            object.__setattr__(self, f.name, f.metadata["check"](f.name, getattr(self, f.name)))
+        for name in self.names():
+            object.__setattr__(self, name, self.check(name, getattr(self, name)))
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -91,9 +91,27 @@ class BandParams:
         return tuple(f.name for f in dataclasses.fields(cls))
 
     @classmethod
+    def check(cls, name: str, value: object) -> Any:
+        """Parameter ``name``'s check of ``value``: the value it stores, or a
+        ``TypeError``/``ValueError`` naming it."""
+        return cls._field(name).metadata["check"](name, value)
+
+    @classmethod
+    def default(cls, name: str) -> Any:
+        """Parameter ``name``'s default."""
+        return cls._field(name).default
+
+    @classmethod
+    def _field(cls, name: str) -> dataclasses.Field[Any]:
+        for f in dataclasses.fields(cls):
+            if f.name == name:
+                return f
+        raise ValueError(f"unknown banded-maze parameter {name!r}")
+
+    @classmethod
     def help(cls, name: str) -> str:
         """The help text of parameter ``name`` (for its command-line option)."""
-        (f,) = (f for f in dataclasses.fields(cls) if f.name == name)
+        f = cls._field(name)
         return f"{f.metadata['help']} ({f.default})"
 
     def as_dict(self) -> dict[str, float]:

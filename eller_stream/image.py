@@ -31,6 +31,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+from ._atomic import atomic_write
 from ._format import EAST, SOUTH
 from ._validate import check_int, check_rows
 from .analysis import solve, suggest_endpoints
@@ -96,6 +97,7 @@ def _path_masks(path: np.ndarray | None, height: int, width: int) -> tuple[np.nd
 def png_rows(
     rows: Iterable[np.ndarray],
     width: int,
+    *,
     cell: int = 8,
     wall: int = 2,
     start: Endpoint | None = None,
@@ -106,9 +108,25 @@ def png_rows(
     """Pixel rows (palette indices as bytes) of the maze made of ``rows``.
 
     The last row given is drawn with the bottom wall under it (the end
-    opening, if any, is made there).  ``start``/``end``: a column x or a
-    ``(y, x)`` cell of the top/bottom row (the bottom row's y is checked
-    when ``height`` is given).  ``path`` needs ``height``.
+    opening, if any, is made there).
+
+    Parameters
+    ----------
+    rows : iterable of numpy.ndarray
+        Maze rows, ``(width,)`` uint8 each, top to bottom.
+    width : int
+        Cells per row.
+    cell, wall : int, keyword-only
+        Cell size and wall thickness in pixels, each in ``[1, 1000]``.
+    start, end : int or (y, x) cell, optional, keyword-only
+        Openings in the outer wall: a column x or a ``(y, x)`` cell of the
+        top (``start``) or bottom (``end``) row; the bottom row's y is
+        checked when ``height`` is given.
+    path : numpy.ndarray, optional, keyword-only
+        A ``(k, 2)`` array of ``(y, x)`` cells to draw in the path colour;
+        needs ``height``.
+    height : int, optional, keyword-only
+        The number of rows ``rows`` yields.
 
     >>> import eller_stream as es
     >>> rows = list(es.png_rows(es.eller(2, 1, seed=0), 2, cell=1, wall=1))
@@ -122,9 +140,8 @@ def png_rows(
         if height is None:
             raise ValueError("height is needed to draw a path")
         masks = _path_masks(path, height, width)
-    pitch = cell + wall
     # column layout: x of each cell's first pixel, and of the wall to its right
-    cell_x = wall + np.arange(width) * pitch
+    cell_x = wall + np.arange(width) * (cell + wall)
     inner_cells = cell_x[:, None] + np.arange(cell)  # (width, cell) pixel columns of each cell
     inner = inner_cells.reshape(-1)
     gap_x = (cell_x + cell)[:-1]  # first pixel of the wall between cell x and x + 1
@@ -188,6 +205,7 @@ def _wall_stripe(
 def write_png(
     target: str | os.PathLike[str] | BinaryIO,
     rows: Iterable[np.ndarray] | np.ndarray,
+    *,
     width: int | None = None,
     height: int | None = None,
     cell: int = 8,
@@ -196,15 +214,35 @@ def write_png(
     end: Endpoint | None = None,
     path: np.ndarray | None = None,
     progress: Callable[[int, int], None] | None = None,
-    text: dict[str, str] | None = None,
+    description: str | None = None,
 ) -> None:
-    """Write a maze as a palette PNG, streaming: ``rows`` may be a grid or
-    any iterable of rows (then give ``width`` and ``height``, the number of
-    rows it yields).  ``progress(done, total)`` is called as rows are drawn.
-    ``start``/``end`` (a top-row and a bottom-row cell to open the outer
-    wall at) may be what :func:`eller_stream.suggest_endpoints` returns,
-    ``(y, x)`` cells, or their columns x.  ``text`` is stored as PNG
-    ``tEXt`` chunks (keyword: Latin-1 text).
+    """Write a maze as a palette PNG, streaming (O(width) memory).
+
+    A file named by a path is replaced whole or not at all (written beside
+    it first, then synced and renamed: see ``eller_stream._atomic``).
+
+    Parameters
+    ----------
+    target : str, os.PathLike or binary file
+        The file to write: a path, or a file object open for writing.
+    rows : numpy.ndarray or iterable of numpy.ndarray
+        A ``(height, width)`` grid, or any iterable of rows (then give
+        ``width`` and ``height``).
+    width, height : int, optional, keyword-only
+        Cells per row and the number of rows ``rows`` yields; needed when
+        ``rows`` is not a grid.
+    cell, wall : int, keyword-only
+        Cell size and wall thickness in pixels, each in ``[1, 1000]``.
+    start, end : int or (y, x) cell, optional, keyword-only
+        A top-row and a bottom-row cell to open the outer wall at: what
+        :func:`eller_stream.suggest_endpoints` returns, ``(y, x)`` cells,
+        or their columns x.
+    path : numpy.ndarray, optional, keyword-only
+        A ``(k, 2)`` array of ``(y, x)`` cells drawn in the path colour.
+    progress : callable, optional, keyword-only
+        ``progress(done, total)`` is called as rows are drawn.
+    description : str, optional, keyword-only
+        Stored as the PNG's ``Description`` (a ``tEXt`` chunk, Latin-1).
 
     >>> import io, eller_stream as es
     >>> s = es.EllerStream(50, seed=1)
@@ -228,19 +266,14 @@ def write_png(
     px_w, px_h = image_size(width, height, cell, wall)
     if max(px_w, px_h) > PNG_MAX_SIDE:
         raise ValueError(f"a {px_w} x {px_h} pixel picture is larger than PNG allows ({PNG_MAX_SIDE} a side)")
-    chunks = b"".join(_text_chunk(key, value) for key, value in (text or {}).items())
+    chunks = b"" if description is None else _text_chunk("Description", description)
     counted = _counting(rows, height, progress)
-    pixels = map(_pack2, png_rows(counted, width, cell, wall, start, end, path, height))
+    drawn = png_rows(counted, width, cell=cell, wall=wall, start=start, end=end, path=path, height=height)
+    pixels = map(_pack2, drawn)
     writer = png.Writer(px_w, px_h, palette=PALETTE, bitdepth=2, compression=6, chunk_limit=1 << 18)
     if isinstance(target, (str, os.PathLike)):
-        tmp = f"{os.fspath(target)}.part"
-        try:
-            with open(tmp, "wb") as f:
-                writer.write_packed(_AfterHeader(f, chunks), pixels)
-            os.replace(tmp, target)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        with atomic_write(target) as f:
+            writer.write_packed(_AfterHeader(f, chunks), pixels)
     else:
         writer.write_packed(_AfterHeader(target, chunks), pixels)
 
@@ -312,18 +345,30 @@ def _runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def svg(
     grid: np.ndarray,
+    *,
     cell: int = 8,
     wall: int = 2,
     start: Endpoint | None = None,
     end: Endpoint | None = None,
     path: np.ndarray | None = None,
-    metadata: str | None = None,
+    description: str | None = None,
 ) -> str:
     """The maze as an SVG document: walls as one path of straight runs,
-    the solution (if given) as a polyline through the cell centres;
-    ``metadata`` (text) goes into a ``<metadata>`` element.
-    ``start``/``end``: as for :func:`write_png`, ``(y, x)`` cells of the
-    top and bottom rows or their columns x.
+    the solution (if given) as a polyline through the cell centres.
+
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        A ``(height, width)`` uint8 grid of maze rows.
+    cell, wall : int, keyword-only
+        Cell size and wall thickness in pixels, each in ``[1, 1000]``.
+    start, end : int or (y, x) cell, optional, keyword-only
+        As for :func:`write_png`: ``(y, x)`` cells of the top and bottom
+        rows, or their columns x, where the outer wall opens.
+    path : numpy.ndarray, optional, keyword-only
+        A ``(k, 2)`` array of ``(y, x)`` cells, drawn as a polyline.
+    description : str, optional, keyword-only
+        Text for a ``<metadata>`` element.
 
     >>> import eller_stream as es
     >>> text = es.svg(es.eller(3, 2, seed=1))
@@ -364,42 +409,63 @@ def svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{px_w}" height="{px_h}" '
         f'viewBox="0 0 {px_w} {px_h}">',
         f"<title>maze {w} x {h}</title>",
-        *([] if metadata is None else [f"<metadata>{escape(metadata)}</metadata>"]),
+        *([] if description is None else [f"<metadata>{escape(description)}</metadata>"]),
         f'<rect width="{px_w}" height="{px_h}" fill="rgb{PALETTE[FLOOR]}"/>',
         f'<path d="{"".join(d)}" stroke="rgb{PALETTE[WALL]}" stroke-width="{wall}" '
         'stroke-linecap="square" fill="none"/>',
     ]
     if path is not None:
         _path_masks(path, h, w)  # validates
-        centre = wall + cell / 2
-        pts = [(x * pitch + centre, y * pitch + centre) for y, x in np.asarray(path).tolist()]
-        if start is not None and pts:
-            pts.insert(0, (pts[0][0], 0))
-        if end is not None and pts:
-            pts.append((pts[-1][0], px_h))
-        points = " ".join(f"{x:g},{y:g}" for x, y in pts)
-        parts.append(
-            f'<polyline points="{points}" stroke="rgb{PALETTE[PATH]}" '
-            f'stroke-width="{max(1, cell // 2)}" fill="none" stroke-linejoin="round"/>'
-        )
+        parts.append(_svg_polyline(path, cell, wall, px_h, start is not None, end is not None))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def _svg_polyline(path: np.ndarray, cell: int, wall: int, px_h: int, top: bool, bottom: bool) -> str:
+    """The solution through the cell centres, out through the openings."""
+    pitch = cell + wall
+    centre = wall + cell / 2
+    pts = [(x * pitch + centre, y * pitch + centre) for y, x in np.asarray(path).tolist()]
+    if top and pts:
+        pts.insert(0, (pts[0][0], 0))
+    if bottom and pts:
+        pts.append((pts[-1][0], px_h))
+    points = " ".join(f"{x:g},{y:g}" for x, y in pts)
+    return (
+        f'<polyline points="{points}" stroke="rgb{PALETTE[PATH]}" '
+        f'stroke-width="{max(1, cell // 2)}" fill="none" stroke-linejoin="round"/>'
+    )
 
 
 def write_image(
     target: str | os.PathLike[str],
     grid: np.ndarray,
+    *,
     cell: int = 8,
     wall: int = 2,
     endpoints: bool = False,
     solution: bool = False,
     description: str | None = None,
 ) -> None:
-    """Write ``grid`` to a ``.png`` or ``.svg`` file (by its extension);
-    ``endpoints`` opens the suggested start and end in the outer wall,
-    ``solution`` (which implies endpoints) draws the path between them.
-    ``description`` is stored in the file (PNG tEXt, SVG metadata).  The
-    file is replaced whole or not at all (written as ``NAME.part`` first).
+    """Write ``grid`` to a ``.png`` or ``.svg`` file, by its extension.
+
+    The file is replaced whole or not at all (written beside it first, then
+    synced and renamed: see ``eller_stream._atomic``).
+
+    Parameters
+    ----------
+    target : str or os.PathLike
+        The file to write; its name ends in ``.png`` or ``.svg``.
+    grid : numpy.ndarray
+        A ``(height, width)`` uint8 grid of maze rows.
+    cell, wall : int, keyword-only
+        Cell size and wall thickness in pixels, each in ``[1, 1000]``.
+    endpoints : bool, keyword-only
+        Open the suggested start and end in the outer wall.
+    solution : bool, keyword-only
+        Draw the path between them (implies ``endpoints``).
+    description : str, optional, keyword-only
+        Stored in the file (PNG ``tEXt`` Description, SVG ``<metadata>``).
 
     >>> import os, tempfile, eller_stream as es
     >>> folder = tempfile.mkdtemp()
@@ -415,17 +481,13 @@ def write_image(
             path = solve(grid, (0, start), (grid.shape[0] - 1, end))
     ext = os.path.splitext(os.fspath(target))[1].lower()
     if ext == ".svg":
-        text = svg(grid, cell, wall, start, end, path, metadata=description)
-        tmp = f"{os.fspath(target)}.part"
-        try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, target)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        text = svg(grid, cell=cell, wall=wall, start=start, end=end, path=path, description=description)
+        data = text.encode("utf-8")
+        with atomic_write(target, reserve=len(data)) as f:
+            f.write(data)
     elif ext == ".png":
-        text_chunks = None if description is None else {"Description": description}
-        write_png(target, grid, cell=cell, wall=wall, start=start, end=end, path=path, text=text_chunks)
+        write_png(
+            target, grid, cell=cell, wall=wall, start=start, end=end, path=path, description=description
+        )
     else:
         raise ValueError(f"target must end in .png or .svg, got {os.fspath(target)!r}")

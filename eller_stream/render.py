@@ -77,6 +77,11 @@ def tiles(grid: np.ndarray) -> np.ndarray:
     any block of rows: without the closing row, the bottom tile row shows the
     openings through which the maze goes on.
 
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        A ``(h, w)`` uint8 array of maze rows (a 1-d row is one row).
+
     >>> import eller_stream as es
     >>> t = es.tiles(es.eller(4, 3, seed=1))
     >>> t.shape, t.dtype, bool(t[0].all() and t[:, 0].all())
@@ -97,6 +102,13 @@ def tile_rows(rows: Iterable[np.ndarray], top: bool = True) -> Iterator[np.ndarr
     Yields the top border first (unless ``top`` is false), then two tile
     rows for each maze row as soon as it arrives, so a game can keep a
     scrolling window of an endless maze.
+
+    Parameters
+    ----------
+    rows : iterable of numpy.ndarray
+        Maze rows, ``(width,)`` uint8 each (an ``EllerStream`` will do).
+    top : bool
+        Yield the top border first.
 
     >>> import itertools, eller_stream as es
     >>> window = list(itertools.islice(es.tile_rows(es.EllerStream(5, seed=2)), 7))
@@ -206,6 +218,17 @@ class TextRenderer:
     know (a stream resumed from checkpoint bytes): no top border, and no
     line of walls above the first row, since those walls are not known.
 
+    Parameters
+    ----------
+    width : int
+        Cells per row.
+    style : str
+        One of ``STYLES``: ``ascii``, ``unicode``, ``blocks`` or ``raw``.
+    previous : numpy.ndarray, optional
+        The row before the first one to render (a resumed stream's last row).
+    resumed : bool
+        Continue after a row that is not known.
+
     >>> import eller_stream as es
     >>> s = es.EllerStream(3, seed=4)
     >>> r = es.TextRenderer(3, "ascii")
@@ -276,6 +299,13 @@ def text_rows(rows: Iterable[np.ndarray], style: str = "ascii") -> Iterator[str]
     The last row given is taken as the closing row, so the bottom border is
     drawn once the rows run out.
 
+    Parameters
+    ----------
+    rows : iterable of numpy.ndarray
+        Maze rows, ``(width,)`` uint8 each.
+    style : str
+        ``ascii``, ``unicode`` or ``blocks``.
+
     >>> import eller_stream as es
     >>> for line in es.text_rows(es.eller(2, 1, seed=0)):
     ...     print(line)
@@ -299,6 +329,13 @@ def text_rows(rows: Iterable[np.ndarray], style: str = "ascii") -> Iterator[str]
 def text(grid: np.ndarray, style: str = "ascii") -> str:
     """A whole maze as text (``ascii``, ``unicode`` or ``blocks``).
 
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        A ``(h, w)`` uint8 array of maze rows.
+    style : str
+        ``ascii``, ``unicode`` or ``blocks``.
+
     >>> import eller_stream as es
     >>> print(es.text(es.eller(3, 2, seed=5), "blocks"), end="")
     ███████
@@ -319,6 +356,15 @@ def read_raw(fileobj: BinaryIO, width: int, chunk_rows: int = 4096) -> Iterator[
 
     Raises ``ValueError`` if the data ends inside a row or holds bytes that
     are not row flags.
+
+    Parameters
+    ----------
+    fileobj : binary file
+        A file object open for reading in binary mode.
+    width : int
+        Cells (bytes) per row.
+    chunk_rows : int
+        Rows read at a time.
 
     >>> import io, eller_stream as es
     >>> grid = es.eller(5, 4, seed=2)

@@ -193,7 +193,7 @@ def test_closed_pipe_with_save_state(tmp_path):
     proc.stdout.close()
     _, err = proc.communicate(timeout=60)
     assert err == b"" and proc.returncode == 1
-    stream, _ = __import__("eller_stream.cli", fromlist=["decode_state"]).decode_state(
+    stream, _ = __import__("eller_stream.cli.state", fromlist=["decode_state"]).decode_state(
         open(state, "rb").read()
     )
     assert stream.width == 16 and stream.seed == 3 and stream.rows_emitted >= 1000 // 16

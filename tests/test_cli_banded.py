@@ -107,7 +107,7 @@ def test_render_draws_the_banded_maze(tmp_path, ext):
     grid = np.vstack([stream.take(19), stream.finish()[None]])
     assert perfect_problems(grid) == []
     expected = str(tmp_path / f"e{ext}")
-    es.write_image(expected, grid, 3, 1)
+    es.write_image(expected, grid, cell=3, wall=1)
     if ext == ".png":
         assert list(png.Reader(filename=path).read()[2]) == list(png.Reader(filename=expected).read()[2])
     else:
@@ -120,3 +120,23 @@ def test_render_draws_the_banded_maze(tmp_path, ext):
 def test_render_refuses_band_with_another_algorithm(tmp_path):
     out = cli("render", "-o", str(tmp_path / "m.png"), "--band", "5", "--algorithm", "backtracker")
     assert out.returncode == 2 and b"--band" in out.stderr and len(out.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--band", "9999999999999999999999"], "--band"),
+        (["--band", "4", "--doors", "2"], "--doors"),
+        (["--band", "4", "--start", "1e3"], "--start"),
+        (["--width", "0"], "--width"),
+        (["--seed", "-1"], "--seed"),
+    ],
+)
+def test_every_error_names_the_option_typed(args, option):
+    """Before, a --band too large for the library was blamed on --doors."""
+    out = cli(*args, "--rows", "3")
+    lines = out.stderr.decode().splitlines()
+    assert out.returncode == 2 and len(lines) == 1, lines
+    assert lines[0].startswith(f"eller-stream: error: {option}: "), lines
+    others = {"--band", "--doors", "--start", "--width", "--seed"} - {option}
+    assert not any(other in lines[0] for other in others), lines

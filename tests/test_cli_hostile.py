@@ -25,7 +25,9 @@ import png
 import pytest
 
 import eller_stream as es
-from eller_stream import cli, image
+from eller_stream import _atomic, cli
+from eller_stream.cli import ExitStatus
+from eller_stream.cli import state as cli_state
 
 from naive import parse_ascii, parse_unicode, perfect_problems
 
@@ -77,7 +79,7 @@ def test_closed_stdout():
     ):
         cmd = " ".join(f"'{a}'" for a in [*CMD, *args]) + " >&-"
         out = subprocess.run(["bash", "-c", cmd], capture_output=True, env=ENV, timeout=120, check=False)
-        assert out.returncode == cli.EXIT_OUTPUT, out.stderr
+        assert out.returncode == ExitStatus.OUTPUT, out.stderr
         assert "closed" in one_error_line(out.stderr)
 
 
@@ -93,7 +95,7 @@ def test_closed_stdout():
 def test_stdout_on_dev_full(args):
     with open("/dev/full", "wb") as full:
         out = run(*args, stdout=full)
-    assert out.returncode == cli.EXIT_OUTPUT
+    assert out.returncode == ExitStatus.OUTPUT
     assert "No space left" in one_error_line(out.stderr)
 
 
@@ -102,7 +104,7 @@ def test_stdout_read_only(tmp_path):
     path.write_bytes(b"")
     with open(path, "rb") as read_only:
         out = run("--rows", "5", "--width", "4", stdout=read_only)
-    assert out.returncode == cli.EXIT_OUTPUT
+    assert out.returncode == ExitStatus.OUTPUT
     one_error_line(out.stderr)
 
 
@@ -128,10 +130,10 @@ def test_a_stdout_error_with_save_state_saves_the_state(tmp_path):
                 stdout=f,
             )
         written = target.read_bytes()
-    assert out.returncode == cli.EXIT_OUTPUT
+    assert out.returncode == ExitStatus.OUTPUT
     assert "No space left" in one_error_line(out.stderr)
     assert len(written) >= 10
-    stream, _ = cli.decode_state(state.read_bytes())
+    stream, _ = cli_state.decode_state(state.read_bytes())
     at = stream.rows_emitted
     assert 0 < at * 10 <= len(written)
     whole = es.EllerStream(10, 6).take(at + 3)
@@ -166,12 +168,12 @@ def test_save_state_on_a_full_disk_writes_the_closing_row(tmp_path, monkeypatch)
     def full(fd, data):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(cli, "_write_all", full)
+    monkeypatch.setattr(_atomic, "_write_all", full)
     code, out, err = in_process(
         ["--rows", "6", "--width", "7", "--seed", "2", "--style", "raw", "--save-state", str(state)],
         monkeypatch,
     )
-    assert code == cli.EXIT_OUTPUT
+    assert code == ExitStatus.OUTPUT
     assert "No space left" in one_error_line(err.encode())
     grid = raw(out, 7)  # the rows and, since no state could be saved, the closing row
     assert grid.shape == (7, 7) and perfect_problems(grid) == []
@@ -193,7 +195,7 @@ def test_save_state_on_a_really_full_file_system(tmp_path):
             "--rows", "6", "--width", "3000", "--seed", "2", "--style", "raw", "--save-state", str(state)
         )
         left = sorted(p.name for p in small.iterdir())
-    assert out.returncode == cli.EXIT_OUTPUT
+    assert out.returncode == ExitStatus.OUTPUT
     one_error_line(out.stderr)
     grid = raw(out.stdout, 3000)
     assert grid.shape == (7, 3000)
@@ -249,14 +251,14 @@ def test_save_state_keeps_permissions_and_syncs_the_folder(tmp_path, monkeypatch
         return real_fsync(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
-    cli._save_state(str(state), b"new")
+    cli_state.save_state(str(state), b"new")
     assert state.read_bytes() == b"new"
     assert stat.S_IMODE(os.stat(state).st_mode) == 0o640
     assert synced == [False, True]  # the file, then (after the rename) its folder
     fresh = tmp_path / "fresh.bin"
     old = os.umask(0o027)
     try:
-        cli._save_state(str(fresh), b"x")
+        cli_state.save_state(str(fresh), b"x")
     finally:
         os.umask(old)
     assert stat.S_IMODE(os.stat(fresh).st_mode) == 0o640  # 0666 less the umask, as a plain open
@@ -279,7 +281,7 @@ def test_stale_temporary_files_are_named_and_cleaned(tmp_path, monkeypatch):
         return real_replace(src, dst)
 
     monkeypatch.setattr(os, "replace", replace)
-    cli._save_state(str(state), b"data")
+    cli_state.save_state(str(state), b"data")
     assert not stale.exists() and alive.exists() and other.exists()
     assert names[0].startswith(f".s.bin.eller-stream-{os.getpid()}-") and names[0].endswith(".tmp")
 
@@ -398,11 +400,13 @@ def test_sigterm_during_a_streamed_png_removes_the_part_file(tmp_path):
         stderr=subprocess.PIPE,
         env=ENV,
     )
-    part = tmp_path / "tall.png.part"
+    def parts():
+        return list(tmp_path.glob(".tall.png.eller-stream-*.tmp"))
+
     deadline = time.monotonic() + 60
-    while not (part.exists() and part.stat().st_size > 0) and time.monotonic() < deadline:
+    while not (parts() and parts()[0].stat().st_size > 0) and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert part.exists()
+    assert parts()
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signal.SIGTERM and b"Traceback" not in err, err.decode()
@@ -521,43 +525,26 @@ def test_pictures_too_large_are_refused_before_drawing(tmp_path, args, ext):
     assert list(tmp_path.iterdir()) == []
 
 
-class FullFile(io.RawIOBase):
-    """A file on a disk with ``room`` bytes left."""
-
-    def __init__(self, path: str, room: int) -> None:
-        self.f = open(path, "wb")
-        self.room = room
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, data) -> int:
-        if len(data) > self.room:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        self.room -= len(data)
-        return self.f.write(data)
-
-    def close(self) -> None:
-        self.f.close()
-        super().close()
-
-
 @pytest.mark.parametrize("args", [[], ["--endpoints"], ["--algorithm", "backtracker"]])
 @pytest.mark.parametrize("ext", [".png", ".svg"])
 def test_render_on_a_full_disk_keeps_the_old_picture(tmp_path, monkeypatch, args, ext):
     target = tmp_path / f"m{ext}"
     target.write_bytes(b"old picture")
 
-    def full_open(path, mode="r", *a, **k):
-        if "b" in mode:
-            return FullFile(path, 3000)
-        return io.TextIOWrapper(io.BufferedWriter(FullFile(path, 3000)), encoding=k.get("encoding"))
+    room = [3000]  # a disk with 3000 bytes left
+    real_write_all = _atomic._write_all
 
-    monkeypatch.setattr(image, "open", full_open, raising=False)
+    def write_all(fd, data):
+        if len(data) > room[0]:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        room[0] -= len(data)
+        return real_write_all(fd, data)
+
+    monkeypatch.setattr(_atomic, "_write_all", write_all)
     code, _, err = in_process(
         ["render", "-o", str(target), "--width", "200", "--rows", "200", *args], monkeypatch
     )
-    assert code == cli.EXIT_OUTPUT
+    assert code == ExitStatus.OUTPUT
     assert "No space left" in one_error_line(err.encode())
     assert target.read_bytes() == b"old picture"
     assert [p.name for p in tmp_path.iterdir()] == [f"m{ext}"]
@@ -569,7 +556,7 @@ def test_render_on_a_really_full_file_system(tmp_path):
             out = run(
                 "render", "-o", str(small / f"m{ext}"), "--width", "300", "--rows", "300", "--seed", "1"
             )
-            assert out.returncode == cli.EXIT_OUTPUT, out.stderr
+            assert out.returncode == ExitStatus.OUTPUT, out.stderr
             one_error_line(out.stderr)
             assert list(small.iterdir()) == []
 
@@ -643,23 +630,17 @@ def test_render_without_seed_can_be_reproduced(tmp_path, args):
 def test_svg_is_written_atomically(tmp_path, monkeypatch):
     target = tmp_path / "m.svg"
     target.write_text("old")
-
-    def fail(*a, **k):
-        raise KeyboardInterrupt
-
-    real_open = open
     calls = []
 
-    def interrupted_open(path, mode="r", *a, **k):
-        f = real_open(path, mode, *a, **k)
-        calls.append(path)
-        f.write = fail  # interrupted in the middle of writing
-        return f
+    def interrupted(fd, data):  # interrupted in the middle of writing
+        calls.append(os.path.basename(os.readlink(f"/proc/self/fd/{fd}")))
+        raise KeyboardInterrupt
 
-    monkeypatch.setattr(image, "open", interrupted_open, raising=False)
+    monkeypatch.setattr(_atomic, "_write_all", interrupted)
     with pytest.raises(KeyboardInterrupt):
         es.write_image(str(target), es.eller(30, 30, seed=1))
-    assert target.read_text() == "old" and calls == [f"{target}.part"]
+    assert target.read_text() == "old" and len(calls) == 1
+    assert calls[0].startswith(".m.svg.eller-stream-") and calls[0].endswith(".tmp")
     assert [p.name for p in tmp_path.iterdir()] == ["m.svg"]
 
 

@@ -37,3 +37,30 @@ def test_compare_times_compiled_kernels_in_a_fresh_process(run_cli):
         "compare", "--width", "60", "--height", "60", "--seeds", "1", "--algorithm", "eller", "--json"
     )
     assert json.loads(out.stdout)[0]["ns_per_cell"] < 5000
+
+
+def test_banded_names_take_integers_as_integers(monkeypatch):
+    """Before, band=9007199254740993 was parsed as a float (and ran band
+    ...992), band=1e1 was accepted, and a key given twice kept the last."""
+    import pytest
+
+    from eller_stream import _generators
+
+    bands = []
+    real = _generators.InfiniteMaze
+
+    class Recording(real):  # type: ignore[misc,valid-type]
+        @classmethod
+        def from_params(cls, width, band, *args):
+            bands.append(band)
+            return real.from_params(width, band, *args)
+
+    monkeypatch.setattr(_generators, "InfiniteMaze", Recording)
+    grid = _generators.generator("banded:band=65535")(6, 4, 1)
+    assert grid.shape == (4, 6) and bands and all(b == 65535 and type(b) is int for b in bands)
+    # a float would have printed ...992
+    with pytest.raises(ValueError, match=r"band must be in \[2, 65536\], got 9007199254740993$"):
+        _generators.generator("banded:band=9007199254740993")
+    for name in ("banded:band=1e1", "banded:band=4.0", "banded:band=4,band=5", "eller:h=0.1,h=0.2"):
+        with pytest.raises(ValueError, match=r"whole number|twice"):
+            _generators.generator(name)

@@ -175,9 +175,11 @@ def test_png_and_svg_take_what_suggest_endpoints_returns(algorithm):
         np.testing.assert_array_equal(pixels, read_png(columns.getvalue()))
         expected = expected_image(grid, 3, 1, start[1], end[1], kwargs.get("path"))
         np.testing.assert_array_equal(pixels, expected)
-        assert es.svg(grid, 3, 1, start, end, **kwargs) == es.svg(grid, 3, 1, start[1], end[1], **kwargs)
-    as_arrays = es.svg(grid, 3, 1, np.array(start), np.array(end))
-    assert as_arrays == es.svg(grid, 3, 1, start[1], end[1])
+        assert es.svg(grid, cell=3, wall=1, start=start, end=end, **kwargs) == es.svg(
+            grid, cell=3, wall=1, start=start[1], end=end[1], **kwargs
+        )
+    as_arrays = es.svg(grid, cell=3, wall=1, start=np.array(start), end=np.array(end))
+    assert as_arrays == es.svg(grid, cell=3, wall=1, start=start[1], end=end[1])
 
 
 @pytest.mark.parametrize(

@@ -263,7 +263,7 @@ def test_cli_render_bad_arguments(tmp_path, args):
 
 
 def test_progress_bar(capsys):
-    from eller_stream.cli import _Progress
+    from eller_stream.cli.render import Progress as _Progress
 
     bar = _Progress()
     bar(1, 10)

@@ -1,0 +1,119 @@
+"""Options, each declared once, with a ``type=`` converter built over
+``_validate``: argparse then names the option the user typed in every error
+(``eller-stream: error: argument --band: band must be in [...]``)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+from typing import TypeVar
+
+from .. import _validate as v
+from .._params import BandParams
+from ..banded import MAX_BAND, ROW_LIMIT
+from ._common import UsageError
+
+# The banded maze's parameters that only it takes: each is an option --NAME,
+# declared from BandParams (horizontal and vertical are Eller's options too).
+BANDED_ONLY = tuple(name for name in BandParams.names() if name not in ("horizontal", "vertical"))
+
+T = TypeVar("T")
+
+
+def checked(check: Callable[[T], T], parse: Callable[[str], T], what: str) -> Callable[[str], T]:
+    """A ``type=`` converter: ``parse`` the text, then ``check`` the value;
+    either failure is an ``ArgumentTypeError`` (argparse adds the option)."""
+
+    def convert(text: str) -> T:
+        try:
+            value = parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+        try:
+            return check(value)
+        except (TypeError, ValueError) as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return convert
+
+
+def _integer(text: str) -> int:
+    return int(text, 0)
+
+
+def option_int(name: str, low: int, high: int | None = None) -> Callable[[str], int]:
+    """An integer in ``[low, high]``."""
+    return checked(lambda value: v.check_int(name, value, low, high), _integer, "an integer")
+
+
+def option_probability(name: str) -> Callable[[str], float]:
+    """A number in ``[0, 1]``."""
+    return checked(lambda value: v.check_probability(name, value), float, "a number")
+
+
+def _knob(name: str) -> Callable[[str], float]:
+    """A number that BandParams's check of ``name`` takes."""
+    return checked(lambda value: float(BandParams.check(name, value)), float, "a number")
+
+
+def _rate(value: float) -> float:
+    if math.isnan(value) or math.isinf(value) or value < 0:
+        raise ValueError(f"must be a finite number >= 0, got {value!r}")
+    return value
+
+
+width_type = checked(v.check_width, _integer, "an integer")
+seed_type = checked(v.check_seed, _integer, "an integer")
+rows_type = option_int("rows", 1)
+rate_type = checked(_rate, float, "a number")
+band_type = option_int("band", 2, MAX_BAND)
+start_type = option_int("start", -ROW_LIMIT, ROW_LIMIT - 1)
+
+
+def add_width(p: argparse.ArgumentParser, help: str, default: int | None = None) -> None:
+    p.add_argument("--width", type=width_type, default=default, help=help)
+
+
+def add_seed(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=seed_type, help="an integer in [0, 2**64) (default: random)")
+
+
+def add_probabilities(p: argparse.ArgumentParser, horizontal: str, vertical: str) -> None:
+    p.add_argument("--horizontal", type=option_probability("horizontal"), help=horizontal)
+    p.add_argument("--vertical", type=option_probability("vertical"), help=vertical)
+
+
+def add_banded(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--band",
+        type=band_type,
+        metavar="K",
+        help="the banded maze (InfiniteMaze) with K rows per band, K >= 2",
+    )
+    p.add_argument(
+        "--start", type=start_type, metavar="ROW", help="with --band: the first row, any integer (0)"
+    )
+    for name in BANDED_ONLY:
+        p.add_argument(
+            f"--{name}", type=_knob(name), metavar="P", help=f"with --band: {BandParams.help(name)}"
+        )
+
+
+def check_banded(args: argparse.Namespace) -> None:
+    """--start and the banded maze's own parameters need --band."""
+    if args.band is None:
+        for name in ("start", *BANDED_ONLY):
+            if getattr(args, name) is not None:
+                raise UsageError(f"--{name} needs --band")
+
+
+def band_params(args: argparse.Namespace) -> BandParams:
+    """The BandParams of the options given (the others take their defaults)."""
+    given = {name: getattr(args, name) for name in BandParams.names() if getattr(args, name) is not None}
+    return BandParams(**given)
+
+
+def band_options(params: BandParams) -> list[str]:
+    """The options that give the banded-only parameters of ``params``."""
+    return [f"--{name} {getattr(params, name)!r}" for name in BANDED_ONLY]

@@ -1,0 +1,281 @@
+"""``eller-stream render``: a maze as a PNG or SVG picture."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _validate as v
+from .._generators import RENDER_KINDS, generator
+from .._growing_tree import parse_strategy
+from .._params import BandParams
+from .._stream_base import closed_rows
+from ..banded import ROW_LIMIT, InfiniteMaze
+from ..image import write_image, write_png
+from ..stream import EllerStream
+from . import _options as opt
+from ._common import PICTURE_EXIT_STATUSES, PROG, Parser, RowLimitError, UsageError, isatty, say
+from .state import Stream
+
+EXAMPLES = (
+    """\
+examples:
+  eller-stream render -o maze.png --width 40 --rows 30
+  eller-stream render -o maze.svg --width 40 --rows 30 --endpoints --solution
+  eller-stream render -o tall.png --width 1000 --rows 1000000 --cell 2 --wall 1   streamed, O(width) memory
+  eller-stream render -o gt.png --algorithm growing-tree --strategy newest:90,random:10 --width 80 --rows 60
+
+Eller mazes are streamed into the PNG row by row unless --endpoints or
+--solution is given (both need the finished maze); the other algorithms build
+the whole grid.  --strategy applies to growing-tree only, --horizontal and
+--vertical to eller only: other combinations are refused.  Without --seed the
+seed is shown on a terminal; the picture always records the command's
+parameters (a PNG tEXt chunk, SVG <metadata>).  Pictures larger than PNG's
+2**31 - 1 pixels a side, or that would need more than 1 GiB of memory to
+draw, are refused before anything is drawn.
+
+"""
+    + PICTURE_EXIT_STATUSES
+)
+
+MAX_PIXELS_SIDE = 2**31 - 1  # PNG's limit on either side
+MAX_RENDER_BYTES = 1 << 30  # memory a render may plan to use
+
+
+def parser() -> Parser:
+    p = Parser(f"{PROG} render", "Draw a maze as a PNG or SVG picture.", EXAMPLES)
+    p.add_argument("-o", "--output", required=True, help="the .png or .svg file to write")
+    opt.add_width(p, "cells per row (40)", default=40)
+    p.add_argument("--rows", type=opt.rows_type, default=30, help="rows (30)")
+    p.add_argument("--algorithm", choices=RENDER_KINDS, default="eller")
+    p.add_argument("--strategy", help="Growing Tree strategy or mix (newest)")
+    opt.add_seed(p)
+    opt.add_probabilities(p, "Eller's horizontal probability (0.5)", "Eller's vertical probability (0.5)")
+    p.add_argument("--cell", type=opt.option_int("cell", 1, 1000), default=8, help="cell size in pixels (8)")
+    p.add_argument(
+        "--wall", type=opt.option_int("wall", 1, 1000), default=2, help="wall thickness in pixels (2)"
+    )
+    p.add_argument("--endpoints", action="store_true", help="open the suggested start and end in the wall")
+    p.add_argument("--solution", action="store_true", help="draw the path between them (implies --endpoints)")
+    opt.add_banded(p)
+    return p
+
+
+@dataclass(frozen=True)
+class RenderPlan:
+    """A picture to draw, every option checked."""
+
+    output: str
+    svg: bool
+    algorithm: str
+    width: int
+    rows: int
+    seed: int
+    horizontal: float
+    vertical: float
+    strategy: str
+    cell: int
+    wall: int
+    endpoints: bool
+    solution: bool
+    band: int | None
+    start: int
+    params: BandParams  # the banded maze's (with --band)
+
+    @property
+    def streamed(self) -> bool:
+        """Drawn row by row as the rows come (a PNG of Eller's maze with no marks)."""
+        return self.algorithm == "eller" and not self.svg and not (self.endpoints or self.solution)
+
+    def description(self) -> str:
+        """The command's parameters, stored in the picture: they draw it again."""
+        params = [f"--algorithm {self.algorithm}", f"--width {self.width}", f"--rows {self.rows}"]
+        params.append(f"--seed {self.seed}")
+        if self.algorithm == "eller":
+            params += [f"--horizontal {self.horizontal!r}", f"--vertical {self.vertical!r}"]
+        if self.band is not None:
+            params += [f"--band {self.band}", f"--start {self.start}", *opt.band_options(self.params)]
+        if self.algorithm == "growing-tree":
+            params.append(f"--strategy {self.strategy}")
+        params += [f"--cell {self.cell}", f"--wall {self.wall}"]
+        params += [
+            flag for flag, on in (("--endpoints", self.endpoints), ("--solution", self.solution)) if on
+        ]
+        return f"{PROG} render " + " ".join(params)
+
+
+def _check_output(output: str) -> bool:
+    """The output's kind (True: SVG), after checking it can be written."""
+    ext = os.path.splitext(output)[1].lower()
+    if ext not in (".png", ".svg"):
+        raise UsageError(f"--output must end in .png or .svg, got {output!r}")
+    folder = os.path.dirname(os.path.abspath(output))
+    if os.path.isdir(output):
+        raise UsageError(f"--output: {output!r} is a folder")
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise UsageError(f"--output: cannot write a file at {output!r}")
+    return ext == ".svg"
+
+
+def _check_algorithm(args: argparse.Namespace) -> None:
+    """Options of another algorithm are refused."""
+    if args.strategy is not None and args.algorithm != "growing-tree":
+        raise UsageError("--strategy applies to --algorithm growing-tree only")
+    for option, given in (("--horizontal", args.horizontal), ("--vertical", args.vertical)):
+        if given is not None and args.algorithm != "eller":
+            raise UsageError(f"{option} applies to --algorithm eller only")
+    if args.algorithm == "growing-tree" and args.strategy is not None:
+        try:
+            parse_strategy(args.strategy)
+        except (TypeError, ValueError) as exc:
+            raise UsageError(f"--strategy: {exc}") from None
+    if args.algorithm != "eller" and args.width * args.rows >= 2**31:
+        raise UsageError("--width * --rows must be below 2**31 for this algorithm")
+    opt.check_banded(args)
+    if args.band is not None and args.algorithm != "eller":
+        raise UsageError("--band draws the banded maze: it takes no --algorithm but eller")
+
+
+def render_bytes(p: RenderPlan) -> int:
+    """About the most memory a render holds at once, in bytes: a few
+    arrays of one row of pixels (one of 8-byte pixel columns), and the
+    whole grid (with the SVG text, tens of bytes a cell) unless streamed."""
+    px_w = p.width * p.cell + (p.width + 1) * p.wall
+    total = 8 * p.width * p.cell + 4 * px_w
+    if not p.streamed:
+        total += p.width * p.rows * (64 if p.svg else 2)
+    return total
+
+
+def _check_rows(p: RenderPlan) -> None:
+    """The banded maze's rows end at 2**63 - 1: the picture's rows (but the
+    closing one) must be there."""
+    if p.band is not None and p.start + p.rows - 1 > ROW_LIMIT:
+        raise RowLimitError(
+            f"the banded maze has no rows past 2**63 - 1 ({ROW_LIMIT - 1}): from --start {p.start} "
+            f"a picture has at most {ROW_LIMIT - p.start + 1} rows (the closing row included)"
+        )
+
+
+def _check_size(p: RenderPlan) -> None:
+    px_w = p.width * p.cell + (p.width + 1) * p.wall
+    px_h = p.rows * p.cell + (p.rows + 1) * p.wall
+    if not p.svg and max(px_w, px_h) > MAX_PIXELS_SIDE:
+        raise UsageError(
+            f"the picture would be {px_w} x {px_h} pixels; a PNG side is at most {MAX_PIXELS_SIDE}"
+        )
+    need = render_bytes(p)
+    if need > MAX_RENDER_BYTES:
+        raise UsageError(
+            f"drawing a {px_w} x {px_h} pixel picture needs about {need / 2**30:.1f} GiB of memory "
+            f"(at most {MAX_RENDER_BYTES // 2**30} GiB); use a smaller --width, --cell or --wall"
+        )
+
+
+def plan(args: argparse.Namespace) -> RenderPlan:
+    """Check every option before anything is drawn."""
+    is_svg = _check_output(args.output)
+    _check_algorithm(args)
+    p = RenderPlan(
+        output=args.output,
+        svg=is_svg,
+        algorithm=args.algorithm,
+        width=args.width,
+        rows=args.rows,
+        seed=v.check_seed(args.seed),
+        horizontal=0.5 if args.horizontal is None else args.horizontal,
+        vertical=0.5 if args.vertical is None else args.vertical,
+        strategy="newest" if args.strategy is None else args.strategy,
+        cell=args.cell,
+        wall=args.wall,
+        endpoints=args.endpoints,
+        solution=args.solution,
+        band=args.band,
+        start=0 if args.start is None else args.start,
+        params=opt.band_params(args),
+    )
+    _check_rows(p)
+    _check_size(p)
+    return p
+
+
+class Progress:
+    """A progress bar on stderr, drawn at most ten times a second."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done != total and now - self.last < 0.1:
+            return
+        self.last = now
+        filled = 30 * done // total
+        sys.stderr.write(f"\rrendering [{'#' * filled}{' ' * (30 - filled)}] {100 * done // total:3d}%")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _stream(p: RenderPlan) -> Stream:
+    if p.band is None:
+        return EllerStream(p.width, p.seed, p.horizontal, p.vertical)
+    return InfiniteMaze.from_params(p.width, p.band, p.seed, p.params).stream(p.start)
+
+
+def _rows(p: RenderPlan) -> Iterator[np.ndarray]:
+    """The maze's rows, the last one the closing row."""
+    stream = _stream(p)
+    for _ in range(p.rows - 1):
+        yield next(stream)
+    yield stream.finish()
+
+
+def _grid(p: RenderPlan) -> np.ndarray:
+    if p.band is not None:
+        return closed_rows(_stream(p), p.rows)
+    name = {
+        "eller": f"eller:h={p.horizontal!r},v={p.vertical!r}",
+        "growing-tree": f"growing-tree:{p.strategy}",
+    }
+    return generator(name.get(p.algorithm, p.algorithm))(p.width, p.rows, p.seed)
+
+
+def draw(p: RenderPlan) -> None:
+    progress = Progress() if isatty(sys.stderr) else None
+    if p.streamed:
+        write_png(
+            p.output,
+            _rows(p),
+            width=p.width,
+            height=p.rows,
+            cell=p.cell,
+            wall=p.wall,
+            progress=progress,
+            description=p.description(),
+        )
+        return
+    write_image(
+        p.output,
+        _grid(p),
+        cell=p.cell,
+        wall=p.wall,
+        endpoints=p.endpoints,
+        solution=p.solution,
+        description=p.description(),
+    )
+
+
+def main(argv: Sequence[str]) -> int:
+    args = parser().parse_args(list(argv))
+    p = plan(args)
+    if args.seed is None and isatty(sys.stderr):
+        say(f"seed {p.seed}")
+    draw(p)
+    return 0
