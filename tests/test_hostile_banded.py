@@ -182,10 +182,10 @@ def test_the_parallel_path_under_a_memory_limit_gives_a_clear_error():
     code = textwrap.dedent(
         """
         import resource
-        resource.setrlimit(resource.RLIMIT_AS, (4_000_000_000, 4_000_000_000))
+        resource.setrlimit(resource.RLIMIT_AS, (2_500_000_000, 2_500_000_000))
         import eller_stream as es
         try:
-            es.InfiniteMaze(200_000_000, band=2, seed=1).rows(0, 4)
+            es.InfiniteMaze(100_000_000, band=2, seed=1).rows(0, 4)
         except (MemoryError, ValueError) as exc:
             print("clear", type(exc).__name__)
         else:
