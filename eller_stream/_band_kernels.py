@@ -40,10 +40,13 @@ TH_OPEN = 1  # optional south opening, rows 1 .. K-2
 TH_DOOR = 2  # a column is a door
 TH_JOIN_FIRST = 3  # east wall, row 0 (its cells are all sets of one)
 TH_OPEN_FIRST = 4  # optional south opening, row 0 (when it is not the penultimate row)
-N_THRESHOLDS = 5
+TH_LOOP = 5  # a dead end opens one more wall (band_braid)
+TH_DOOR_ABOVE = 6  # a door column of the seam above the band (the band above's doors)
+N_THRESHOLDS = 7
 
 BAND_SALT = _U64(0x62616E64)  # "band"
 SEAM_SALT = _U64(0x7365616D)  # "seam"
+LOOP_SALT = _U64(0x6C6F6F70)  # "loop"
 
 
 @_njit(inline="always")
@@ -289,3 +292,209 @@ def band_stream_rows(
         if y == band_height:
             band = _U64(band) + _U64(1)
             y = 0
+
+
+# ---------------------------------------------------------------------------
+# Loops (the braid): a band's rows post-processed in place, once the whole
+# band is made.  Cell (y, x) of band b draws ``random_bits(loop_key(key, b),
+# y*width + x)``: if it is a dead end when the row-major scan reaches it and
+# the low 32 bits are below ``th[TH_LOOP]``, it opens one more wall to a
+# neighbour inside the band, a dead end itself if one is (Jamis Buck's braid
+# rule), chosen by the high 32 bits among the candidates in the order north,
+# south, west, east.  The seams are never touched, so every band still
+# leaves through its doors and the detour stays within the band.
+# ---------------------------------------------------------------------------
+
+
+@_njit(inline="always")
+def loop_key(key: np.uint64, band: np.uint64) -> np.uint64:
+    """The generator key of band ``band``'s loops."""
+    return mix64(_U64(key) ^ mix64(_U64(band) * _GOLDEN + LOOP_SALT))
+
+
+@_njit(inline="always")
+def _open_sides(rows: np.ndarray, y: int, x: int, doors_above: np.ndarray) -> int:
+    """How many sides of cell (y, x) of a band's rows are open (north of
+    the band's first row: the doors of the seam above)."""
+    v = rows[y, x]
+    n = int(v & EAST) + int((v >> 1) & 1)
+    if x > 0:
+        n += int(rows[y, x - 1] & EAST)
+    if y > 0:
+        n += int((rows[y - 1, x] >> 1) & 1)
+    else:
+        n += int(doors_above[x])
+    return n
+
+
+@_njit
+def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray, doors: np.ndarray) -> None:
+    """Open loops in the whole band ``rows`` (``(band_height, width)``) of
+    band ``band``, in place; nothing when ``th[TH_LOOP]`` is 0.  ``doors``
+    (``width`` entries) is scratch: it takes the doors of seam ``band``."""
+    loop_below = _U64(th[TH_LOOP])
+    if loop_below == _U64(0):
+        return
+    height, width = rows.shape
+    seam_doors(doors, key, _U64(band), th[TH_DOOR_ABOVE])
+    lkey = loop_key(key, band)
+    for y in range(height):
+        for x in range(width):
+            if _open_sides(rows, y, x, doors) != 1:
+                continue
+            bits = random_bits(lkey, _U64(y) * _U64(width) + _U64(x))
+            if (bits & _LOW32) >= loop_below:
+                continue
+            # the closed walls to neighbours inside the band: 4 bits each way (N S W E)
+            n_all = 0
+            n_dead = 0
+            dirs = 0  # candidates, two bits each
+            dead = 0  # candidates that are dead ends, two bits each
+            for d in range(4):
+                ny = y - 1 if d == 0 else (y + 1 if d == 1 else y)
+                nx = x - 1 if d == 2 else (x + 1 if d == 3 else x)
+                if ny < 0 or ny >= height or nx < 0 or nx >= width:
+                    continue
+                if d == 0:
+                    closed = (rows[ny, x] & SOUTH) == 0
+                elif d == 1:
+                    closed = (rows[y, x] & SOUTH) == 0
+                elif d == 2:
+                    closed = (rows[y, nx] & EAST) == 0
+                else:
+                    closed = (rows[y, x] & EAST) == 0
+                if not closed:
+                    continue
+                dirs |= d << (2 * n_all)
+                n_all += 1
+                if _open_sides(rows, ny, nx, doors) == 1:
+                    dead |= d << (2 * n_dead)
+                    n_dead += 1
+            if n_all == 0:
+                continue
+            pool = dead if n_dead > 0 else dirs
+            n = n_dead if n_dead > 0 else n_all
+            k = int(((bits >> _S32) * _U64(n)) >> _S32)
+            d = (pool >> (2 * k)) & 3
+            if d == 0:
+                rows[y - 1, x] |= SOUTH
+            elif d == 1:
+                rows[y, x] |= SOUTH
+            elif d == 2:
+                rows[y, x - 1] |= EAST
+            else:
+                rows[y, x] |= EAST
+
+
+# ---------------------------------------------------------------------------
+# Bands with parameters of their own (a schedule) and loops: ``ths`` holds a
+# thresholds row per band (row j: band band0 + j), or one row for them all.
+# ---------------------------------------------------------------------------
+
+
+@_njit(inline="always")
+def _th_row(ths: np.ndarray, j: int) -> np.ndarray:
+    """The thresholds of the ``j``-th band of ``ths`` (its only row if one)."""
+    return ths[j if ths.shape[0] > 1 else 0]
+
+
+@_njit
+def band_make(
+    out: np.ndarray,
+    key: np.uint64,
+    band: np.uint64,
+    band_height: int,
+    th: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    doors: np.ndarray,
+    parent: np.ndarray,
+) -> None:
+    """The first ``len(out)`` rows of band ``band`` into ``out``, braided
+    (:func:`band_braid`) when they are the whole band; the other arrays are
+    scratch."""
+    for x in range(left.shape[0]):
+        left[x] = x
+        right[x] = x
+    band_span(left, right, out, key, band, 0, band_height, th, doors, parent)
+    if out.shape[0] == band_height:
+        band_braid(out, key, band, th, doors)
+
+
+@_njit
+def bands_rows(
+    out: np.ndarray,
+    key: np.uint64,
+    band0: np.uint64,
+    band_height: int,
+    ths: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    doors: np.ndarray,
+    parent: np.ndarray,
+) -> None:
+    """Bands from band ``band0`` into ``out`` (the last may be cut short,
+    then not braided), band ``band0 + j`` with the thresholds ``_th_row(ths, j)``."""
+    n_bands = (out.shape[0] + band_height - 1) // band_height
+    for j in range(n_bands):
+        lo = j * band_height
+        stop = min(lo + band_height, out.shape[0])
+        band = _U64(band0) + _U64(j)
+        band_make(out[lo:stop], key, band, band_height, _th_row(ths, j), left, right, doors, parent)
+
+
+@_njit(parallel=True)
+def bands_rows_parallel(
+    out: np.ndarray,
+    key: np.uint64,
+    band0: np.uint64,
+    band_height: int,
+    ths: np.ndarray,
+    lefts: np.ndarray,
+    rights: np.ndarray,
+    doors: np.ndarray,
+    parents: np.ndarray,
+) -> None:
+    """:func:`bands_rows` shared among numba's threads as
+    :func:`band_rows_parallel` shares its bands: each band is braided by the
+    thread that made it, the bytes are those of one thread."""
+    n_bands = (out.shape[0] + band_height - 1) // band_height
+    threads = lefts.shape[0]
+    for t in prange(threads):
+        for j in range(t, n_bands, threads):
+            lo = j * band_height
+            stop = min(lo + band_height, out.shape[0])
+            band = _U64(band0) + _U64(j)
+            th = _th_row(ths, j)
+            band_make(out[lo:stop], key, band, band_height, th, lefts[t], rights[t], doors[t], parents[t])
+
+
+@_njit
+def bands_stream_rows(
+    left: np.ndarray,
+    right: np.ndarray,
+    out: np.ndarray,
+    key: np.uint64,
+    band: np.uint64,
+    y0: int,
+    band_height: int,
+    ths: np.ndarray,
+    doors: np.ndarray,
+    parent: np.ndarray,
+) -> None:
+    """:func:`band_stream_rows` with a thresholds row per band (row j: the
+    ``j``-th band from band ``band``); the rows are not braided (a stream
+    overlays its bands' braided rows)."""
+    n_rows = out.shape[0]
+    i = 0
+    y = y0
+    j = 0
+    while i < n_rows:
+        m = min(n_rows - i, band_height - y)
+        band_span(left, right, out[i : i + m], key, band, y, band_height, _th_row(ths, j), doors, parent)
+        i += m
+        y += m
+        if y == band_height:
+            band = _U64(band) + _U64(1)
+            y = 0
+            j += 1

@@ -602,7 +602,15 @@ def seam_doors_reference(width: int, key: int, seam: int, doors: float) -> list[
 
 
 def band_reference(
-    width: int, band_height: int, seed: int, band: int, horizontal: float, vertical: float, doors: float
+    width: int,
+    band_height: int,
+    seed: int,
+    band: int,
+    horizontal: float,
+    vertical: float,
+    doors: float,
+    loops: float = 0.0,
+    doors_above: float | None = None,
 ) -> np.ndarray:
     """The ``(band_height, width)`` rows of band ``band``.
 
@@ -634,6 +642,8 @@ def band_reference(
             for x in range(width):
                 if door[x]:
                     grid[y, x] |= SOUTH
+            if loops > 0:
+                grid = braid_reference(grid, seed, band, loops, doors if doors_above is None else doors_above)
             break
         for x in range(width - 1):
             if label[x] != label[x + 1] and (bits[x] & 0xFFFFFFFF) < join_below:
@@ -675,10 +685,18 @@ def banded_reference(
     horizontal: float = 0.5,
     vertical: float = 0.5,
     doors: float = 0.45,
+    loops: float = 0.0,
+    schedule: dict[int, dict[str, float]] | None = None,
 ) -> np.ndarray:
-    """Rows ``start .. stop - 1`` of the banded maze, band by band."""
+    """Rows ``start .. stop - 1`` of the banded maze, band by band (with
+    ``schedule``: keyframes as :func:`schedule_params` reads them)."""
+    own = {"horizontal": horizontal, "vertical": vertical, "doors": doors, "loops": loops}
+
+    def params(b: int) -> dict[str, float]:
+        return own if schedule is None else schedule_params(schedule, own, b)
+
     bands = [
-        band_reference(width, band_height, seed, b, horizontal, vertical, doors)
+        band_reference(width, band_height, seed, b, **params(b), doors_above=params(b - 1)["doors"])
         for b in range(start // band_height, (stop - 1) // band_height + 1)
     ]
     first = (start // band_height) * band_height
@@ -712,3 +730,104 @@ def detour_reference(grid: np.ndarray) -> list[int]:
             k += 1
         out.append(k if k <= r else -1)
     return out
+
+
+# ---------------------------------------------------------------------------
+# Loops (the braid) and schedules, the plain way.
+# ---------------------------------------------------------------------------
+
+LOOP_SALT = 0x6C6F6F70  # "loop"
+STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # north, south, west, east
+
+
+def braid_reference(grid: np.ndarray, seed: int, band: int, loops: float, doors_above: float) -> np.ndarray:
+    """Band ``band``'s rows ``grid`` (the whole band) with its loops opened.
+
+    Row-major, each cell that is a dead end then (exactly one open side,
+    north of the first row: the doors of seam ``band``) draws ``bits =
+    mix64(lkey + (y*width + x)*GOLDEN)``; when the low 32 bits are below
+    ``loops * 2**32`` it opens its wall to a neighbour inside the band, a
+    dead end if one is, else any: number ``(high 32 bits * n) >> 32`` of
+    the ``n`` candidates in the order north, south, west, east."""
+    g = grid.copy()
+    k, width = g.shape
+    key = seed_key(seed)
+    lkey = _salted_key(key, band, LOOP_SALT)
+    door = seam_doors_reference(width, key, band, doors_above)
+    below = round(loops * 2**32)
+
+    def is_open(y: int, x: int, d: int) -> bool:
+        if d == 0:
+            return bool(g[y - 1, x] & SOUTH) if y > 0 else door[x]
+        if d == 1:
+            return bool(g[y, x] & SOUTH)
+        if d == 2:
+            return x > 0 and bool(g[y, x - 1] & EAST)
+        return bool(g[y, x] & EAST)
+
+    def sides(y: int, x: int) -> int:
+        return sum(is_open(y, x, d) for d in range(4))
+
+    for y in range(k):
+        for x in range(width):
+            if sides(y, x) != 1:
+                continue
+            bits = mix64((lkey + (y * width + x) * GOLDEN) & MASK64)
+            if (bits & 0xFFFFFFFF) >= below:
+                continue
+            inside = [d for d, (dy, dx) in enumerate(STEPS) if 0 <= y + dy < k and 0 <= x + dx < width]
+            candidates = [d for d in inside if not is_open(y, x, d)]
+            dead = [d for d in candidates if sides(y + STEPS[d][0], x + STEPS[d][1]) == 1]
+            pool = dead or candidates
+            if not pool:
+                continue
+            d = pool[((bits >> 32) * len(pool)) >> 32]
+            if d == 0:
+                g[y - 1, x] |= SOUTH
+            elif d == 1:
+                g[y, x] |= SOUTH
+            elif d == 2:
+                g[y, x - 1] |= EAST
+            else:
+                g[y, x] |= EAST
+    return g
+
+
+def schedule_params(keyframes: dict[int, dict[str, float]], own: dict[str, float], band: int) -> dict[str, float]:
+    """Band ``band``'s parameters: each keyframe's value (``own``'s where it
+    has none), linear between keyframes (``a + (b - a) * t``, clipped to
+    [min(a, b), max(a, b)], in floats), held before the first and after the
+    last."""
+    keys = sorted(keyframes)
+    out = {}
+    for name in own:
+        values = [float(keyframes[k].get(name, own[name])) for k in keys]
+        if band <= keys[0]:
+            out[name] = values[0]
+        elif band >= keys[-1]:
+            out[name] = values[-1]
+        else:
+            i = max(i for i, key in enumerate(keys) if key <= band)
+            t = float(band - keys[i]) / float(keys[i + 1] - keys[i])
+            a, b = values[i], values[i + 1]
+            out[name] = min(max(a + (b - a) * t, min(a, b)), max(a, b))
+    return out
+
+
+def loop_count(grid: np.ndarray) -> int:
+    """Independent loops of a grid: passages - cells + components (BFS)."""
+    h, w = grid.shape
+    seen = set()
+    components = 0
+    for start in itertools.product(range(h), range(w)):
+        if start in seen:
+            continue
+        components += 1
+        seen.add(start)
+        queue = deque([start])
+        while queue:
+            for nb in neighbours(grid, *queue.popleft()):
+                if nb not in seen:
+                    seen.add(nb)
+                    queue.append(nb)
+    return len([e for e in edges(grid) if e[1][0] < h and e[1][1] < w]) - h * w + components
