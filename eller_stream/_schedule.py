@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import re
 from collections.abc import Mapping
@@ -56,12 +57,13 @@ def _band_index(key: object) -> int:
 
 def _frame(index: int, values: object) -> dict[str, float]:
     if not isinstance(values, Mapping):
-        raise TypeError(f"the schedule's keyframe at band {index} must be a dict, got {type(values).__name__}")
+        kind = type(values).__name__
+        raise TypeError(f"the schedule's keyframe at band {index} must be a dict, got {kind}")
     frame = {}
     for name, value in values.items():
         if name not in _CHECKS:
-            known = ", ".join(_CHECKS)
-            raise ValueError(f"unknown banded-maze parameter {name!r} at band {index} of the schedule ({known})")
+            where = f"at band {index} of the schedule ({', '.join(_CHECKS)})"
+            raise ValueError(f"unknown banded-maze parameter {name!r} {where}")
         try:
             frame[name] = float(_CHECKS[name](name, value))
         except (TypeError, ValueError) as exc:
@@ -78,7 +80,8 @@ class Schedule:
     leaves out takes the maze's own value.
 
     >>> import eller_stream as es
-    >>> maze = es.InfiniteMaze(40, band=8, seed=1, schedule=es.Schedule({0: {"loops": 0.0}, 10: {"loops": 1.0}}))
+    >>> ramp = es.Schedule({0: {"loops": 0.0}, 10: {"loops": 1.0}})
+    >>> maze = es.InfiniteMaze(40, band=8, seed=1, schedule=ramp)
     >>> [maze.band_params(b).loops for b in (-3, 0, 5, 10, 99)]
     [0.0, 0.0, 0.5, 1.0, 1.0]
     """
@@ -93,7 +96,7 @@ class Schedule:
         if not keyframes:
             raise ValueError("a schedule needs at least one keyframe")
         items = sorted((_band_index(key), values) for key, values in keyframes.items())
-        for (a, _), (b, _) in zip(items, items[1:], strict=False):
+        for (a, _), (b, _) in itertools.pairwise(items):
             if a == b:
                 raise ValueError(f"the schedule has band {a} twice")
         self._keys = tuple(index for index, _ in items)
@@ -174,9 +177,8 @@ class Schedule:
         j = i[inner]
         k0 = keys[j].view(np.uint64)
         # the distances as uint64 (they may pass 2**63), then float64
-        t = (bands[inner].view(np.uint64) - k0).astype(np.float64) / (keys[j + 1].view(np.uint64) - k0).astype(
-            np.float64
-        )
+        span = (keys[j + 1].view(np.uint64) - k0).astype(np.float64)
+        t = (bands[inner].view(np.uint64) - k0).astype(np.float64) / span
         out = {}
         for name in _CHECKS:
             v = np.array([frame.get(name, getattr(params, name)) for frame in self._frames], np.float64)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from . import _detour_kernels as dk
+from . import _loops_kernels as lk
 from . import _walk_kernels as wk
 from ._format import EAST, SOUTH
 from ._numba import call
@@ -240,6 +241,7 @@ class Metrics(Mapping[str, float]):
     horizontal_vertical_ratio: float
     solution_length: int
     solution_ratio: float
+    loops: int
 
     def __getitem__(self, key: str) -> float:
         if key not in _METRIC_NAMES:
@@ -274,7 +276,9 @@ def metrics(grid: np.ndarray) -> Metrics:
     - ``solution_length`` (cells) between the suggested endpoints and
       ``solution_ratio``, that length over ``width + height``;
     - counts: ``cells``, ``dead_ends``, ``junctions``, ``crossroads``,
-      ``passages``.
+      ``passages``;
+    - ``loops``: independent loops, ``passages - cells + components`` (0 in
+      a perfect maze; an :class:`InfiniteMaze` with ``loops > 0`` has some).
 
     >>> import eller_stream as es
     >>> m = es.metrics(es.backtracker(30, 30, seed=1))
@@ -304,6 +308,7 @@ def metrics(grid: np.ndarray) -> Metrics:
         horizontal_vertical_ratio=float(c[7]) / float(c[8]) if c[8] else float("inf"),
         solution_length=solution,
         solution_ratio=solution / (w + h),
+        loops=int(call(lk.count_loops, grid, np.empty(grid.size, np.int32))),
     )
 
 

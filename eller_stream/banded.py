@@ -256,7 +256,8 @@ class InfiniteMaze:
         band_u64 = np.uint64(band & _MASK64)
         if self._schedule is not None:
             ths = self._ths(band, (y + out.shape[0] - 1) // self._band + 1)
-            call(bk.bands_stream_rows, left, right, out, self._key, band_u64, y, self._band, ths, doors, parent)
+            k = self._band
+            call(bk.bands_stream_rows, left, right, out, self._key, band_u64, y, k, ths, doors, parent)
             return
         call(
             bk.band_stream_rows, left, right, out, self._key, band_u64, y, self._band, self._th, doors, parent

@@ -793,7 +793,9 @@ def braid_reference(grid: np.ndarray, seed: int, band: int, loops: float, doors_
     return g
 
 
-def schedule_params(keyframes: dict[int, dict[str, float]], own: dict[str, float], band: int) -> dict[str, float]:
+def schedule_params(
+    keyframes: dict[int, dict[str, float]], own: dict[str, float], band: int
+) -> dict[str, float]:
     """Band ``band``'s parameters: each keyframe's value (``own``'s where it
     has none), linear between keyframes (``a + (b - a) * t``, clipped to
     [min(a, b), max(a, b)], in floats), held before the first and after the
