@@ -420,17 +420,14 @@ class InfiniteMaze:
                 scratch = None  # one core, then
         if scratch is None:
             per_call = k * max(1, CALL_CELLS // band_cells)
-            one = (
-                np.empty(w + LR_PAD, np.int32),
-                np.empty(w + LR_PAD, np.int32),
-                np.empty(w, np.uint8),
-                np.empty(w + 1, np.int32),
-            )
+            left, right = np.empty(w + LR_PAD, np.int32), np.empty(w + LR_PAD, np.int32)
+            doors, parent = np.empty(w, np.uint8), np.empty(w + 1, np.int32)
             for lo in range(0, out.shape[0], per_call):
                 b = (row + lo) // k
                 chunk = out[lo : lo + per_call]
                 band = np.uint64(b & _MASK64)
-                call(bk.bands_rows, chunk, self._key, band, k, self._ths(b, chunk.shape[0] // k), *one)
+                ths = self._ths(b, chunk.shape[0] // k)
+                call(bk.bands_rows, chunk, self._key, band, k, ths, left, right, doors, parent)
             return
         per_call = k * max(threads, threads * CALL_CELLS // band_cells)
         for lo in range(0, out.shape[0], per_call):
