@@ -467,8 +467,10 @@ class InfiniteMaze:
 
 class BandedStream(RowStream):
     """The rows of an :class:`InfiniteMaze` one at a time, from a start row,
-    with O(width) memory.  Rows taken from a start at a band's first row,
-    then :meth:`finish`, form a perfect maze.
+    with O(width) memory (O(band x width) with loops: a braid changes a
+    band's rows until the band is done, so the stream holds one band).
+    Rows taken from a start at a band's first row, then :meth:`finish`,
+    form a perfect maze (connected, with its loops, when ``loops > 0``).
 
     Every call leaves the stream as it was before the call if it raises
     (or is interrupted), a lock makes it safe to share between threads,
