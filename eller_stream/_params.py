@@ -10,7 +10,7 @@ its default, its check and its help text), its threshold in
 >>> from eller_stream._params import BandParams
 >>> p = BandParams(horizontal=0.3)
 >>> p
-BandParams(horizontal=0.3, vertical=0.5, doors=0.45, loops=0.0)
+BandParams(horizontal=0.3, vertical=0.5, doors=0.45, loops=0.0, rooms=0.0)
 >>> BandParams.from_dict(p.as_dict()) == p
 True
 """
@@ -48,6 +48,13 @@ def _door_share(name: str, value: object) -> float:
     return result
 
 
+def _room_share(name: str, value: object) -> float:
+    result = check_probability(name, value)
+    if result >= 1.0:
+        raise ValueError(f"{name} must be in [0, 1), got {result!r}")
+    return result
+
+
 def _knob(default: float, check: Any, help: str) -> Any:
     """A field of :class:`BandParams`: its default, the check that turns a
     given value into the stored one (``check(name, value)``), and the help
@@ -74,6 +81,9 @@ class BandParams:
         neighbour in the same band (Jamis Buck's braid), in ``[0, 1]``; 0
         keeps the maze perfect, 1 leaves no dead end where a neighbour in the
         band exists.
+    rooms:
+        About the share of a band's cells that lie in rooms (open rectangles,
+        each a place of the maze), in ``[0, 1)``.
 
     >>> BandParams(doors=0.0)
     Traceback (most recent call last):
@@ -85,6 +95,7 @@ class BandParams:
     vertical: float = _knob(0.5, check_probability, "probability of an extra downward opening, in [0, 1]")
     doors: float = _knob(DEFAULT_DOORS, _door_share, "share of door columns at the seams, in (0, 1]")
     loops: float = _knob(0.0, check_probability, "probability that a dead end opens into a loop, in [0, 1]")
+    rooms: float = _knob(0.0, _room_share, "about the share of a band's cells in rooms, in [0, 1)")
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -145,4 +156,5 @@ class BandParams:
         th[:, bk.TH_OPEN_FIRST] = scaled(values["vertical"] * FIRST_OPEN)
         th[:, bk.TH_LOOP] = scaled(values["loops"])
         th[:, bk.TH_DOOR_ABOVE] = scaled(doors_above)
+        th[:, bk.TH_ROOM] = scaled(values["rooms"])
         return th

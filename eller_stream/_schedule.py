@@ -164,9 +164,11 @@ class Schedule:
         return cls.from_json_value(value)
 
     # -- values ----------------------------------------------------------------
-    def may_loop(self, params: BandParams) -> bool:
-        """Whether some band has ``loops > 0`` (``params``: the maze's own values)."""
-        return any(frame.get("loops", params.loops) > 0.0 for frame in self._frames)
+    def makes_whole(self, params: BandParams) -> bool:
+        """Whether some band has ``loops > 0`` or ``rooms > 0``, and so is made
+        whole (``params``: the maze's own values)."""
+        own = params.as_dict()
+        return any(frame.get(name, own[name]) > 0.0 for frame in self._frames for name in ("loops", "rooms"))
 
     def values(self, params: BandParams, bands: np.ndarray) -> dict[str, np.ndarray]:
         """Each parameter's float64 values at the int64 ``bands``."""

@@ -109,6 +109,11 @@ class InfiniteMaze:
         Probability that a dead end opens one more wall to a neighbour in
         its band (a braid), in ``[0, 1]``: 0 (the default) keeps the maze
         perfect; the detour stays within ``band - 1`` rows.
+    rooms:
+        About the share of a band's cells in rooms, in ``[0, 1)``: open
+        rectangles placed from ``(seed, band)``, off each band's last two
+        rows (:meth:`room_rects`); each room is one place of the maze, which
+        stays perfect once every room is taken as one node.
     schedule:
         A :class:`Schedule` of parameters that change from band to band
         (:meth:`band_params`), or ``None``: every band takes the values above.
@@ -135,9 +140,10 @@ class InfiniteMaze:
         vertical: float = 0.5,
         doors: float | None = None,
         loops: float = 0.0,
+        rooms: float = 0.0,
         schedule: Schedule | None = None,
     ) -> None:
-        knobs = {"horizontal": horizontal, "vertical": vertical, "loops": loops}
+        knobs = {"horizontal": horizontal, "vertical": vertical, "loops": loops, "rooms": rooms}
         if doors is not None:
             knobs["doors"] = doors
         self._set(width, band, seed, BandParams(**knobs), schedule)
@@ -157,8 +163,10 @@ class InfiniteMaze:
         self._key = seed_key(self._seed)
         self._th = params.thresholds()
         # the rows of today's kernels alone (no loops, no schedule): the path that costs nothing extra
-        self._plain = schedule is None and params.loops == 0.0
-        self._loopy = params.loops > 0.0 if schedule is None else schedule.may_loop(params)
+        self._plain = schedule is None and params.loops == 0.0 and params.rooms == 0.0
+        # bands with loops or rooms are made whole (and held whole by a stream)
+        whole = params.loops > 0.0 or params.rooms > 0.0
+        self._whole = whole if schedule is None else schedule.makes_whole(params)
 
     @classmethod
     def from_params(
@@ -353,14 +361,17 @@ class InfiniteMaze:
                 )
 
     # -- rows with loops or a schedule ----------------------------------------
-    def _loops_in(self, b: int) -> bool:
-        """Whether band ``b`` opens loops."""
+    def _whole_in(self, b: int) -> bool:
+        """Whether band ``b`` has loops or rooms (and so is made whole)."""
         if self._schedule is None:
-            return self._loopy
-        return bool(self._loopy and self._ths(b, 1)[0, bk.TH_LOOP] > 0)
+            return self._whole
+        if not self._whole:
+            return False
+        th = self._ths(b, 1)[0]
+        return bool(th[bk.TH_LOOP] > 0 or th[bk.TH_ROOM] > 0)
 
-    def _braided_band(self, b: int) -> np.ndarray:
-        """The whole band ``b``, braided: a ``(band, width)`` array."""
+    def _whole_band(self, b: int) -> np.ndarray:
+        """The whole band ``b``, with its rooms and loops: a ``(band, width)`` array."""
         w = self._width
         out = _alloc((self._band, w), np.uint8, f"a band of {self._band} rows of width {w}")
         left = np.empty(w + LR_PAD, np.int32)
@@ -374,8 +385,8 @@ class InfiniteMaze:
     def _band_part(self, b: int, y: int, out: np.ndarray) -> None:
         """Rows ``y .. y + len(out)`` of band ``b`` (not all of it) into ``out``:
         a band with loops is made whole and the part copied."""
-        if self._loops_in(b):
-            out[:] = self._braided_band(b)[y : y + out.shape[0]]
+        if self._whole_in(b):
+            out[:] = self._whole_band(b)[y : y + out.shape[0]]
         else:
             fill(self._kernel, self._seek(b * self._band + y), out)
 
@@ -439,6 +450,36 @@ class InfiniteMaze:
                 _parallel[0] = True
                 call(bk.bands_rows_parallel, chunk, self._key, band, k, ths, *scratch)
 
+    def room_rects(self, start: int, stop: int) -> np.ndarray:
+        """The rooms that meet rows ``start`` to ``stop - 1``, as an ``(n, 4)``
+        int64 array of ``(top_row, left_col, height, width)`` (absolute
+        rows), band by band, each band's in the order they were placed.
+
+        >>> import eller_stream as es
+        >>> maze = es.InfiniteMaze(30, band=10, seed=1, rooms=0.2)
+        >>> rects = maze.room_rects(0, 10)
+        >>> bool(len(rects) and (rects[:, 0] + rects[:, 2] <= 8).all())  # off the band's last two rows
+        True
+        """
+        start = check_row("start", start)
+        stop = check_int("stop", stop, -ROW_LIMIT, ROW_LIMIT)
+        if stop <= start:
+            raise ValueError(f"stop must be greater than start, got start={start}, stop={stop}")
+        k, w = self._band, self._width
+        found = [np.empty((0, 4), np.int64)]
+        if self._whole:
+            scratch = _alloc((k, w), np.uint8, f"a band of {k} rows of width {w}")
+            for b in range(start // k, (stop - 1) // k + 1):
+                th = self._ths(b, 1)[0]
+                if th[bk.TH_ROOM] == 0:
+                    continue
+                rects = np.empty((16 + k * w // 5, 4), np.int64)  # at most one room an attempt
+                n = call(bk.band_rooms, scratch, self._key, np.uint64(b & _MASK64), th, rects)
+                rects = rects[:n]
+                rects[:, 0] += b * k
+                found.append(rects[(rects[:, 0] < stop) & (rects[:, 0] + rects[:, 2] > start)])
+        return np.ascontiguousarray(np.concatenate(found))
+
     def __getitem__(self, index: int | slice) -> np.ndarray:
         """``maze[a:b]`` is ``maze.rows(a, b)``; ``maze[r]`` is row ``r`` (a
         negative ``r`` is a row above row 0, not one counted from an end)."""
@@ -493,7 +534,7 @@ class BandedStream(RowStream):
         self._maze = maze
         self._width = maze.width
         self._start = start
-        self._braided: tuple[int, np.ndarray] | None = None  # with loops: the last band braided
+        self._held: tuple[int, np.ndarray] | None = None  # with loops: the last band braided
         self._begin(maze._seek(row), ROW_LIMIT)
 
     @property
@@ -548,21 +589,27 @@ class BandedStream(RowStream):
     def _kernel(self, left: np.ndarray, right: np.ndarray, out: np.ndarray, row: int) -> None:
         maze = self._maze
         maze._kernel(left, right, out, row)  # the sets (for finish()) are those of the plain rows
-        if maze._loopy:
+        if maze._whole:
             # a braid changes a band's rows until the band is done: the stream
             # makes each band with loops whole (it holds one) and hands out its rows
             k, i = maze.band, 0
             while i < out.shape[0]:
                 b, y = divmod(row + i, k)
                 m = min(out.shape[0] - i, k - y)
-                if maze._loops_in(b):
-                    if self._braided is None or self._braided[0] != b:
-                        self._braided = (b, maze._braided_band(b))
-                    out[i : i + m] = self._braided[1][y : y + m]
+                if maze._whole_in(b):
+                    if self._held is None or self._held[0] != b:
+                        self._held = (b, maze._whole_band(b))
+                    out[i : i + m] = self._held[1][y : y + m]
                 i += m
 
     def _close(self, sets: Sets) -> np.ndarray:
         left, right = sets.left.copy(), sets.right.copy()
+        maze = self._maze
+        b, y = divmod(sets.row, maze.band)
+        if y and maze._whole_in(b):  # the sets of the rows with their rooms and loops, not the plain ones
+            if self._held is None or self._held[0] != b:
+                self._held = (b, maze._whole_band(b))
+            call(bk.band_row_sets, self._held[1][:y], left, right)
         row = np.empty(self._width, np.uint8)
         call(k.eller_close, left, right, row)
         return row

@@ -182,7 +182,7 @@ def test_the_stream_holds_one_band():
     stream = maze.stream(-5)
     rows = stream.take(900)
     np.testing.assert_array_equal(rows, maze.rows(-5, 895))
-    held = stream._braided
+    held = stream._held
     assert held is not None and held[1].shape == (400, 50)
 
 
