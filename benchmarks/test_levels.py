@@ -1,6 +1,6 @@
 """Speed of loops and schedules in the banded maze (issue 20): ``rows()``
 of 64 bands at width 80, band 32, with ``loops`` (and a schedule) against
-``loops=0``, in turns so that the ratios see the same load (target: at
+``loops=0`` (and with rooms), in turns so that the ratios see the same load (target: at
 most 1.5x per cell)."""
 
 from __future__ import annotations
@@ -24,11 +24,15 @@ def test_loops_against_plain_rows():
     ramp = es.InfiniteMaze(
         WIDTH, band=BAND, seed=1, schedule=es.Schedule({0: {"loops": 0.0}, 64: {"loops": 1.0}})
     )
+    rooms = es.InfiniteMaze(WIDTH, band=BAND, seed=1, rooms=0.3)
+    both = es.InfiniteMaze(WIDTH, band=BAND, seed=1, loops=0.5, rooms=0.3)
     best = interleaved_best(
         {
             "loops=0": lambda: plain.rows(0, rows, out=out),
             "loops=0.5": lambda: loopy.rows(0, rows, out=out),
             "schedule 0..1": lambda: ramp.rows(0, rows, out=out),
+            "rooms=0.3": lambda: rooms.rows(0, rows, out=out),
+            "loops=0.5 rooms=0.3": lambda: both.rows(0, rows, out=out),
         },
         rounds=31,
     )
@@ -37,5 +41,7 @@ def test_loops_against_plain_rows():
         RESULTS[f"banded rows {name} [{WIDTH}, band {BAND}, {BANDS} bands]"] = value
     note(
         f"loops at {WIDTH}: loops=0.5 / loops=0 = {ns['loops=0.5'] / ns['loops=0']:.2f}, "
-        f"schedule / loops=0 = {ns['schedule 0..1'] / ns['loops=0']:.2f} (target <= 1.5)"
+        f"schedule / loops=0 = {ns['schedule 0..1'] / ns['loops=0']:.2f}, "
+        f"rooms=0.3 / loops=0 = {ns['rooms=0.3'] / ns['loops=0']:.2f}, "
+        f"both / loops=0 = {ns['loops=0.5 rooms=0.3'] / ns['loops=0']:.2f} (target <= 1.5)"
     )

@@ -63,6 +63,11 @@ def digests():
         bk.bands_rows_parallel(grid, ramp._key, np.uint64(2**64 - 3), 5, ramp._ths(-3, 5), *scratch)
     out["schedule parallel"] = hashlib.sha256(grid.tobytes()).hexdigest()
     out["metrics loops"] = repr(es.metrics(es.closed_rows(loopy.stream(-10), 21)).loops)
+    rooms = es.InfiniteMaze(23, 9, 11, loops=0.3, rooms=0.3)
+    s = rooms.stream(-7)
+    rows = [s.take(9), np.array([next(s) for _ in range(8)]), s.take(3), s.finish()[None]]
+    out["rooms"] = hashlib.sha256(rooms.rows(-12, 60).tobytes() + np.vstack(rows).tobytes()).hexdigest()
+    out["room rects"] = repr(rooms.room_rects(-12, 60).tolist())
     out["detour"] = repr(es.detour(es.eller(7, 30, 2)).tolist())
     return out
 
