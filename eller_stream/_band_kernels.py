@@ -31,7 +31,7 @@ from numba import prange
 
 from ._eller_kernels import _join, _leave, eller_rows
 from ._format import EAST, SOUTH
-from ._numba import _U64, _mul_high, _njit, _sel
+from ._numba import _U64, Int64, _mul_high, _njit, _sel
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 # Indices into the thresholds array ``th`` (probabilities scaled to [0, 2**32]):
@@ -556,7 +556,7 @@ def band_rooms(out: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray,
     rkey = room_key(key, band)
     hmax = min(rows, ROOM_MAX_HEIGHT)
     wmax = min(width, ROOM_MAX_WIDTH)
-    total = 0
+    total: Int64 = 0
     n = 0
     for i in range(16 + target // 5):
         size = random_bits(rkey, _U64(2 * i))
@@ -566,8 +566,12 @@ def band_rooms(out: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray,
         top = np.int64(((place & _LOW32) * _U64(rows - h + 1)) >> _S32)
         left = np.int64(((place >> _S32) * _U64(width - w + 1)) >> _S32)
         free = True
-        for y in range(max(0, top - 1), min(rows, top + h + 1)):
-            for x in range(max(0, left - 1), min(width, left + w + 1)):
+        y0 = top - 1 if top > 0 else top  # the room and the cells around it
+        y1 = top + h + 1 if top + h < rows else top + h
+        x0 = left - 1 if left > 0 else left
+        x1 = left + w + 1 if left + w < width else left + w
+        for y in range(y0, y1):
+            for x in range(x0, x1):
                 if out[y, x] & ROOM_CELL:
                     free = False
                     break

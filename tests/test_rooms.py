@@ -230,3 +230,15 @@ def test_bad_rooms_are_refused(value, error):
         es.InfiniteMaze(5, rooms=value)
     with pytest.raises(error, match="rooms"):
         es.Schedule({0: {"rooms": value}})
+
+
+@pytest.mark.parametrize("band", [4, 5, 6, 8, 11])
+def test_room_placement_sweep(band):
+    # small bands and widths: rooms often end one row or column short of the edge
+    for width in (2, 3, 5, 9, 13, 30):
+        for rooms in (0.3, 0.6, 0.99):
+            for seed in range(6):
+                maze = es.InfiniteMaze(width, band, seed, rooms=rooms)
+                for b in (-1, 0, 3):
+                    got = (maze.room_rects(b * band, b * band + band) - [b * band, 0, 0, 0]).tolist()
+                    assert [tuple(r) for r in got] == rooms_reference(width, band, seed, b, rooms)
