@@ -5,6 +5,7 @@ most 1.5x per cell)."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from conftest import RESULTS, interleaved_best, note
 
@@ -26,8 +27,20 @@ def test_loops_against_plain_rows():
     )
     rooms = es.InfiniteMaze(WIDTH, band=BAND, seed=1, rooms=0.3)
     both = es.InfiniteMaze(WIDTH, band=BAND, seed=1, loops=0.5, rooms=0.3)
+    threads = numba.get_num_threads()
+
+    def one_thread(maze: es.InfiniteMaze) -> None:
+        numba.set_num_threads(1)
+        try:
+            maze.rows(0, rows, out=out)
+        finally:
+            numba.set_num_threads(threads)
+
     best = interleaved_best(
         {
+            "loops=0, 1 thread": lambda: one_thread(plain),
+            "loops=0.5, 1 thread": lambda: one_thread(loopy),
+            "rooms=0.3, 1 thread": lambda: one_thread(rooms),
             "loops=0": lambda: plain.rows(0, rows, out=out),
             "loops=0.5": lambda: loopy.rows(0, rows, out=out),
             "schedule 0..1": lambda: ramp.rows(0, rows, out=out),
@@ -44,4 +57,9 @@ def test_loops_against_plain_rows():
         f"schedule / loops=0 = {ns['schedule 0..1'] / ns['loops=0']:.2f}, "
         f"rooms=0.3 / loops=0 = {ns['rooms=0.3'] / ns['loops=0']:.2f}, "
         f"both / loops=0 = {ns['loops=0.5 rooms=0.3'] / ns['loops=0']:.2f} (target <= 1.5)"
+    )
+    one = ns["loops=0, 1 thread"]
+    note(
+        f"one thread at {WIDTH}: loops=0.5 / loops=0 = {ns['loops=0.5, 1 thread'] / one:.2f}, "
+        f"rooms=0.3 / loops=0 = {ns['rooms=0.3, 1 thread'] / one:.2f} (target <= 1.5)"
     )

@@ -330,10 +330,59 @@ def _open_sides(rows: np.ndarray, y: int, x: int, doors_above: np.ndarray) -> in
 
 
 @_njit
+def _braid_cell(rows: np.ndarray, y: int, x: int, bits: np.uint64, doors: np.ndarray) -> None:
+    """Open the wall of dead end (y, x) that its draw ``bits`` picks among
+    the closed ones to neighbours inside the band, dead ends first."""
+    height, width = rows.shape
+    n_all = 0
+    n_dead = 0
+    dirs = 0  # candidates, two bits each (N S W E = 0 1 2 3)
+    dead = 0  # candidates that are dead ends, two bits each
+    for d in range(4):
+        ny = y - 1 if d == 0 else (y + 1 if d == 1 else y)
+        nx = x - 1 if d == 2 else (x + 1 if d == 3 else x)
+        if ny < 0 or ny >= height or nx < 0 or nx >= width:
+            continue
+        if d == 0:
+            closed = (rows[ny, x] & SOUTH) == 0
+        elif d == 1:
+            closed = (rows[y, x] & SOUTH) == 0
+        elif d == 2:
+            closed = (rows[y, nx] & EAST) == 0
+        else:
+            closed = (rows[y, x] & EAST) == 0
+        if not closed:
+            continue
+        dirs |= d << (2 * n_all)
+        n_all += 1
+        if _open_sides(rows, ny, nx, doors) == 1:
+            dead |= d << (2 * n_dead)
+            n_dead += 1
+    if n_all == 0:
+        return
+    pool = dead if n_dead > 0 else dirs
+    n = n_dead if n_dead > 0 else n_all
+    k = int(((bits >> _S32) * _U64(n)) >> _S32)
+    d = (pool >> (2 * k)) & 3
+    if d == 0:
+        rows[y - 1, x] |= SOUTH
+    elif d == 1:
+        rows[y, x] |= SOUTH
+    elif d == 2:
+        rows[y, x - 1] |= EAST
+    else:
+        rows[y, x] |= EAST
+
+
+@_njit
 def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray, doors: np.ndarray) -> None:
     """Open loops in the whole band ``rows`` (``(band_height, width)``) of
     band ``band``, in place; nothing when ``th[TH_LOOP]`` is 0.  ``doors``
-    (``width`` entries) is scratch: it takes the doors of seam ``band``."""
+    (``width`` entries) is scratch: it takes the doors of seam ``band``.
+
+    One pass, row-major, reading each cell's sides as the pass has left
+    them: its own flags, its west neighbour's EAST (carried along the row)
+    and the SOUTH of the cell above (the doors above the first row)."""
     loop_below = _U64(th[TH_LOOP])
     if loop_below == _U64(0):
         return
@@ -341,51 +390,18 @@ def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray
     seam_doors(doors, key, _U64(band), th[TH_DOOR_ABOVE])
     lkey = loop_key(key, band)
     for y in range(height):
+        row = rows[y]
+        above = rows[y - 1] if y > 0 else doors  # doors are 0/1: the north side is bit 0 there
+        shift = 1 if y > 0 else 0
+        west = np.int64(0)
         for x in range(width):
-            if _open_sides(rows, y, x, doors) != 1:
-                continue
-            bits = random_bits(lkey, _U64(y) * _U64(width) + _U64(x))
-            if (bits & _LOW32) >= loop_below:
-                continue
-            # the closed walls to neighbours inside the band: 4 bits each way (N S W E)
-            n_all = 0
-            n_dead = 0
-            dirs = 0  # candidates, two bits each
-            dead = 0  # candidates that are dead ends, two bits each
-            for d in range(4):
-                ny = y - 1 if d == 0 else (y + 1 if d == 1 else y)
-                nx = x - 1 if d == 2 else (x + 1 if d == 3 else x)
-                if ny < 0 or ny >= height or nx < 0 or nx >= width:
-                    continue
-                if d == 0:
-                    closed = (rows[ny, x] & SOUTH) == 0
-                elif d == 1:
-                    closed = (rows[y, x] & SOUTH) == 0
-                elif d == 2:
-                    closed = (rows[y, nx] & EAST) == 0
-                else:
-                    closed = (rows[y, x] & EAST) == 0
-                if not closed:
-                    continue
-                dirs |= d << (2 * n_all)
-                n_all += 1
-                if _open_sides(rows, ny, nx, doors) == 1:
-                    dead |= d << (2 * n_dead)
-                    n_dead += 1
-            if n_all == 0:
-                continue
-            pool = dead if n_dead > 0 else dirs
-            n = n_dead if n_dead > 0 else n_all
-            k = int(((bits >> _S32) * _U64(n)) >> _S32)
-            d = (pool >> (2 * k)) & 3
-            if d == 0:
-                rows[y - 1, x] |= SOUTH
-            elif d == 1:
-                rows[y, x] |= SOUTH
-            elif d == 2:
-                rows[y, x - 1] |= EAST
-            else:
-                rows[y, x] |= EAST
+            v = np.int64(row[x])
+            sides = (v & 1) + ((v >> 1) & 1) + west + ((np.int64(above[x]) >> shift) & 1)
+            if sides == 1:
+                bits = random_bits(lkey, _U64(y) * _U64(width) + _U64(x))
+                if (bits & _LOW32) < loop_below:
+                    _braid_cell(rows, y, x, bits, doors)
+            west = np.int64(row[x]) & 1
 
 
 # ---------------------------------------------------------------------------
