@@ -33,6 +33,7 @@ _EXPORTS = {
     "EllerStream": ".stream",
     "Metrics": ".analysis",
     "InfiniteMaze": ".banded",
+    "Schedule": "._schedule",
     "TextRenderer": ".render",
     "backtracker": "._backtracker",
     "closed_rows": "._stream_base",
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     from ._format import EAST, SOUTH  # noqa: F401
     from ._growing_tree import STRATEGIES, growing_tree, parse_strategy  # noqa: F401
     from ._params import BandParams  # noqa: F401
+    from ._schedule import Schedule  # noqa: F401
     from ._stream_base import closed_rows  # noqa: F401
     from .analysis import (  # noqa: F401
         Metrics,

@@ -11,7 +11,10 @@ Every format is a body followed by its BLAKE2b digest (16 bytes):
   out as two 64-bit halves (a stream from row ``-2**63`` may hand out
   ``2**64`` rows), the length of what follows), then the maze's parameters
   (:class:`~eller_stream._params.BandParams`) as compact JSON with sorted
-  keys, a name missing there taking its default.  Version 1 (read, no
+  keys, a name missing there taking its default (a knob added later is
+  written only when it is off its default); a maze with a
+  :class:`~eller_stream.Schedule` adds it there under ``"schedule"``
+  (:meth:`~eller_stream.Schedule.as_json_value`).  Version 1 (read, no
   longer written) held ``horizontal``, ``vertical`` and ``doors`` as three
   doubles between the seed and the start row (``BANDED_V1_HEADER``);
 * the state file of ``eller-stream --save-state``: ``ELLRCLI1``, the length
@@ -36,6 +39,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ._params import BandParams
+from ._schedule import Schedule
 from ._validate import MAX_BAND, MAX_WIDTH, ROW_LIMIT, SEED_LIMIT
 
 DIGEST = 16
@@ -49,6 +53,7 @@ BANDED_HEADER = struct.Struct("<8sHHIQQqQQI")
 BANDED_V1_HEADER = struct.Struct("<8sHHIQQdddqQ")
 MAX_PARAMS_BYTES = 1 << 20  # the parameters' JSON, at most
 STATE_MAGIC = b"ELLRCLI1"
+_V2_KNOBS = ("horizontal", "vertical", "doors")  # the parameters version 2 first held
 _LENGTH = struct.Struct("<I")
 _MASK64 = 2**64 - 1
 
@@ -75,6 +80,7 @@ class BandedState:
     params: BandParams
     start: int  # the row the stream started at
     rows: int  # rows handed out
+    schedule: Schedule | None = None  # the maze's schedule, if any
 
 
 def _corrupt(what: str) -> ValueError:
@@ -138,13 +144,23 @@ def unpack_eller(data: bytes) -> EllerState:
     return EllerState(width, seed, h, v, rows, left)
 
 
-def _params_json(params: BandParams) -> bytes:
-    return json.dumps(params.as_dict(), sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
+def _params_json(params: BandParams, schedule: Schedule | None = None) -> bytes:
+    # the first knobs always; a later one only off its default (which a reader takes for a
+    # missing name), so that a maze without it saves the bytes it saved before it existed
+    defaults = BandParams()
+    values: dict[str, object] = {
+        name: value
+        for name, value in params.as_dict().items()
+        if name in _V2_KNOBS or value != getattr(defaults, name)
+    }
+    if schedule is not None:
+        values["schedule"] = schedule.as_json_value()
+    return json.dumps(values, sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
 
 
 def pack_banded(state: BandedState) -> bytes:
     """The bytes of a :class:`BandedState` (version 2)."""
-    params = _params_json(state.params)
+    params = _params_json(state.params, state.schedule)
     header = BANDED_HEADER.pack(
         BANDED_MAGIC,
         BANDED_VERSION,
@@ -160,13 +176,17 @@ def pack_banded(state: BandedState) -> bytes:
     return seal(header + params)
 
 
-def _banded_params(values: object) -> BandParams:
+def _banded_params(values: object) -> tuple[BandParams, Schedule | None]:
     try:
         if isinstance(values, bytes):
             values = json.loads(values.decode("utf-8"))
         if not isinstance(values, dict):
             raise ValueError("not an object")
-        return BandParams.from_dict(values)
+        values = dict(values)
+        schedule = values.pop("schedule", None)
+        if schedule is not None:
+            schedule = Schedule.from_json_value(schedule)
+        return BandParams.from_dict(values), schedule
     except (ValueError, TypeError) as exc:
         raise _corrupt(f"parameters: {exc}") from None
 
@@ -179,13 +199,13 @@ def unpack_banded(data: bytes) -> BandedState:
     (version,) = struct.unpack_from("<H", body, 8)
     if version == 1 and len(body) == BANDED_V1_HEADER.size:
         _magic, _v, flags, width, band, seed, h, v, doors, start, rows = BANDED_V1_HEADER.unpack(body)
-        params = _banded_params({"horizontal": h, "vertical": v, "doors": doors})
+        params, schedule = _banded_params({"horizontal": h, "vertical": v, "doors": doors})
     elif version == BANDED_VERSION and len(body) >= BANDED_HEADER.size:
         _magic, _v, flags, width, band, seed, start, lo, hi, size = BANDED_HEADER.unpack_from(body)
         rows = lo | (hi << 64)
         if len(body) != BANDED_HEADER.size + size:
             raise _corrupt("parameters do not match their length")
-        params = _banded_params(body[BANDED_HEADER.size :])
+        params, schedule = _banded_params(body[BANDED_HEADER.size :])
     else:
         raise ValueError(f"checkpoint version {version} is not supported (or its length is wrong)")
     if flags != 0:
@@ -196,7 +216,7 @@ def unpack_banded(data: bytes) -> BandedState:
         raise ValueError(f"the checkpoint's band of {band} rows is taller than the limit of {MAX_BAND}")
     if start + rows > ROW_LIMIT:  # rows up to 2**63 - 1 exist: a stream may have handed out the last
         raise _corrupt(f"start row {start} and {rows} rows pass row {ROW_LIMIT - 1}")
-    return BandedState(width, band, seed, params, start, rows)
+    return BandedState(width, band, seed, params, start, rows, schedule)
 
 
 def checkpoint_size(head: bytes) -> int:

@@ -10,7 +10,7 @@ its default, its check and its help text), its threshold in
 >>> from eller_stream._params import BandParams
 >>> p = BandParams(horizontal=0.3)
 >>> p
-BandParams(horizontal=0.3, vertical=0.5, doors=0.45)
+BandParams(horizontal=0.3, vertical=0.5, doors=0.45, loops=0.0, rooms=0.0)
 >>> BandParams.from_dict(p.as_dict()) == p
 True
 """
@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from . import _band_kernels as bk
-from ._rng import threshold
 from ._validate import check_probability
 
 __all__ = ["DEFAULT_DOORS", "BandParams"]
@@ -49,6 +48,13 @@ def _door_share(name: str, value: object) -> float:
     return result
 
 
+def _room_share(name: str, value: object) -> float:
+    result = check_probability(name, value)
+    if result >= 1.0:
+        raise ValueError(f"{name} must be in [0, 1), got {result!r}")
+    return result
+
+
 def _knob(default: float, check: Any, help: str) -> Any:
     """A field of :class:`BandParams`: its default, the check that turns a
     given value into the stored one (``check(name, value)``), and the help
@@ -70,6 +76,14 @@ class BandParams:
     doors:
         Probability that a column is a door between two bands, in ``(0, 1]``
         (every seam has at least one door).
+    loops:
+        Probability that a dead end of a band opens one more wall to a
+        neighbour in the same band (Jamis Buck's braid), in ``[0, 1]``; 0
+        keeps the maze perfect, 1 leaves no dead end where a neighbour in the
+        band exists.
+    rooms:
+        About the share of a band's cells that lie in rooms (open rectangles,
+        each a place of the maze), in ``[0, 1)``.
 
     >>> BandParams(doors=0.0)
     Traceback (most recent call last):
@@ -80,6 +94,8 @@ class BandParams:
     horizontal: float = _knob(0.5, check_probability, "probability of joining side-by-side sets, in [0, 1]")
     vertical: float = _knob(0.5, check_probability, "probability of an extra downward opening, in [0, 1]")
     doors: float = _knob(DEFAULT_DOORS, _door_share, "share of door columns at the seams, in (0, 1]")
+    loops: float = _knob(0.0, check_probability, "probability that a dead end opens into a loop, in [0, 1]")
+    rooms: float = _knob(0.0, _room_share, "about the share of a band's cells in rooms, in [0, 1)")
 
     def __post_init__(self) -> None:
         for name in self.names():
@@ -134,10 +150,29 @@ class BandParams:
 
     def thresholds(self) -> np.ndarray:
         """The kernels' thresholds array (``_band_kernels.TH_*``)."""
-        th = np.empty(bk.N_THRESHOLDS, np.uint64)
-        th[bk.TH_JOIN] = threshold(self.horizontal)
-        th[bk.TH_OPEN] = threshold(self.vertical)
-        th[bk.TH_DOOR] = threshold(self.doors)
-        th[bk.TH_JOIN_FIRST] = threshold(self.horizontal * FIRST_JOIN)
-        th[bk.TH_OPEN_FIRST] = threshold(self.vertical * FIRST_OPEN)
+        values = {name: np.array([value], np.float64) for name, value in self.as_dict().items()}
+        th: np.ndarray = self.thresholds_of(values, values["doors"])[0]
+        return th
+
+    @staticmethod
+    def thresholds_of(values: dict[str, np.ndarray], doors_above: np.ndarray) -> np.ndarray:
+        """The ``(n, N_THRESHOLDS)`` thresholds of ``n`` bands from each
+        parameter's ``n`` float64 values (``doors_above``: the doors of the
+        band above each), with numpy: one formula for one band and for a
+        schedule's many (a probability ``p`` becomes ``round(p * 2**32)``,
+        as :func:`~eller_stream._rng.threshold`)."""
+
+        def scaled(p: np.ndarray) -> np.ndarray:
+            out: np.ndarray = np.round(p * 2.0**32).astype(np.uint64)
+            return out
+
+        th = np.empty((len(doors_above), bk.N_THRESHOLDS), np.uint64)
+        th[:, bk.TH_JOIN] = scaled(values["horizontal"])
+        th[:, bk.TH_OPEN] = scaled(values["vertical"])
+        th[:, bk.TH_DOOR] = scaled(values["doors"])
+        th[:, bk.TH_JOIN_FIRST] = scaled(values["horizontal"] * FIRST_JOIN)
+        th[:, bk.TH_OPEN_FIRST] = scaled(values["vertical"] * FIRST_OPEN)
+        th[:, bk.TH_LOOP] = scaled(values["loops"])
+        th[:, bk.TH_DOOR_ABOVE] = scaled(doors_above)
+        th[:, bk.TH_ROOM] = scaled(values["rooms"])
         return th

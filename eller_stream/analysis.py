@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _detour_kernels as dk
+from . import _loops_kernels as lk
 from . import _walk_kernels as wk
 from ._cells import PARENT_SHIFT
 from ._format import EAST, SOUTH
@@ -316,6 +317,7 @@ class Metrics(Mapping[str, float]):
     horizontal_vertical_ratio: float
     solution_length: int
     solution_ratio: float
+    loops: int
 
     def __getitem__(self, key: str) -> float:
         if key not in _METRIC_NAMES:
@@ -350,7 +352,9 @@ def metrics(grid: np.ndarray) -> Metrics:
     - ``solution_length`` (cells) between the suggested endpoints and
       ``solution_ratio``, that length over ``width + height``;
     - counts: ``cells``, ``dead_ends``, ``junctions``, ``crossroads``,
-      ``passages``.
+      ``passages``;
+    - ``loops``: independent loops, ``passages - cells + components`` (0 in
+      a perfect maze; an :class:`InfiniteMaze` with ``loops > 0`` has some).
 
     Parameters
     ----------
@@ -385,6 +389,7 @@ def metrics(grid: np.ndarray) -> Metrics:
         horizontal_vertical_ratio=t.east / t.south if t.south else float("inf"),
         solution_length=solution,
         solution_ratio=solution / (w + h),
+        loops=int(call(lk.count_loops, grid, np.empty(grid.size, np.int32))),
     )
 
 

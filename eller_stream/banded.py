@@ -28,6 +28,7 @@ from ._eller_kernels import LR_PAD
 from ._numba import call
 from ._params import DEFAULT_DOORS, BandParams
 from ._rng import seed_key
+from ._schedule import Schedule
 from ._stream_base import CALL_CELLS, RowStream, Sets, fill
 from ._validate import (
     MAX_BAND,
@@ -104,9 +105,22 @@ class InfiniteMaze:
         Probability that a column is a door between two bands, in ``(0, 1]``
         (every seam has at least one door); ``None``: :data:`DEFAULT_DOORS`,
         chosen so that the rows at the seams look like the others.
+    loops:
+        Probability that a dead end opens one more wall to a neighbour in
+        its band (a braid), in ``[0, 1]``: 0 (the default) keeps the maze
+        perfect; the detour stays within ``band - 1`` rows.
+    rooms:
+        About the share of a band's cells in rooms, in ``[0, 1)``: open
+        rectangles placed from ``(seed, band)``, off each band's last two
+        rows (:meth:`room_rects`); each room is one place of the maze, which
+        stays perfect once every room is taken as one node.
+    schedule:
+        A :class:`Schedule` of parameters that change from band to band
+        (:meth:`band_params`), or ``None``: every band takes the values above.
 
     The parameters of the rows (all but ``width``, ``band`` and ``seed``)
-    are one value, :attr:`params` (a ``BandParams``).
+    are one value, :attr:`params` (a ``BandParams``).  The maze is perfect
+    unless ``loops > 0``.
 
     >>> import eller_stream as es
     >>> maze = es.InfiniteMaze(width=5, band=3, seed=7)
@@ -125,27 +139,42 @@ class InfiniteMaze:
         horizontal: float = 0.5,
         vertical: float = 0.5,
         doors: float | None = None,
+        loops: float = 0.0,
+        rooms: float = 0.0,
+        schedule: Schedule | None = None,
     ) -> None:
-        knobs = {"horizontal": horizontal, "vertical": vertical}
+        knobs = {"horizontal": horizontal, "vertical": vertical, "loops": loops, "rooms": rooms}
         if doors is not None:
             knobs["doors"] = doors
-        self._set(width, band, seed, BandParams(**knobs))
+        self._set(width, band, seed, BandParams(**knobs), schedule)
 
-    def _set(self, width: int, band: int, seed: int | None, params: BandParams) -> None:
+    def _set(
+        self, width: int, band: int, seed: int | None, params: BandParams, schedule: Schedule | None = None
+    ) -> None:
         self._width = check_width(width)
         self._band = check_band(band)
         self._seed = check_seed(seed)
         if not isinstance(params, BandParams):
             raise TypeError(f"params must be a BandParams, got {type(params).__name__}")
+        if schedule is not None and not isinstance(schedule, Schedule):
+            raise TypeError(f"schedule must be a Schedule or None, got {type(schedule).__name__}")
         self._params = params
+        self._schedule = schedule
         self._key = seed_key(self._seed)
         self._th = params.thresholds()
+        # the rows of today's kernels alone (no loops, no schedule): the path that costs nothing extra
+        self._plain = schedule is None and params.loops == 0.0 and params.rooms == 0.0
+        # bands with loops or rooms are made whole (and held whole by a stream)
+        whole = params.loops > 0.0 or params.rooms > 0.0
+        self._whole = whole if schedule is None else schedule.makes_whole(params)
 
     @classmethod
-    def from_params(cls, width: int, band: int, seed: int | None, params: BandParams) -> InfiniteMaze:
-        """The maze of these dimensions, seed and parameter value."""
+    def from_params(
+        cls, width: int, band: int, seed: int | None, params: BandParams, schedule: Schedule | None = None
+    ) -> InfiniteMaze:
+        """The maze of these dimensions, seed, parameter value and schedule."""
         maze = cls.__new__(cls)
-        maze._set(width, band, seed, params)
+        maze._set(width, band, seed, params, schedule)
         return maze
 
     # -- public attributes -------------------------------------------------
@@ -170,6 +199,31 @@ class InfiniteMaze:
         return self._params
 
     @property
+    def schedule(self) -> Schedule | None:
+        """The schedule of parameters by band, or ``None``."""
+        return self._schedule
+
+    @property
+    def loops(self) -> float:
+        """Probability that a dead end opens into a loop (without a schedule)."""
+        return self._params.loops
+
+    def band_params(self, b: int) -> BandParams:
+        """The parameters of band ``b`` (rows ``b*band`` to ``b*band + band - 1``):
+        :attr:`params`, or what the schedule makes of them there."""
+        b = check_int("b", b, -ROW_LIMIT, ROW_LIMIT - 1)
+        if self._schedule is None:
+            return self._params
+        return self._schedule.params_at(self._params, b)
+
+    def _ths(self, band0: int, n: int) -> np.ndarray:
+        """The thresholds of bands ``band0 .. band0 + n - 1``, a row each (one
+        row for all of them without a schedule)."""
+        if self._schedule is None:
+            return self._th[None, :]
+        return self._schedule.thresholds(self._params, band0, n)
+
+    @property
     def horizontal(self) -> float:
         """Probability of joining side-by-side cells of different sets."""
         return self._params.horizontal
@@ -186,7 +240,8 @@ class InfiniteMaze:
 
     def __repr__(self) -> str:
         knobs = ", ".join(f"{name}={value!r}" for name, value in self._params.as_dict().items())
-        return f"InfiniteMaze(width={self._width}, band={self._band}, seed={self._seed}, {knobs})"
+        schedule = "" if self._schedule is None else f", schedule={self._schedule!r}"
+        return f"InfiniteMaze(width={self._width}, band={self._band}, seed={self._seed}, {knobs}{schedule})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, InfiniteMaze):
@@ -196,8 +251,8 @@ class InfiniteMaze:
     def __hash__(self) -> int:
         return hash(self._identity())
 
-    def _identity(self) -> tuple[int, int, int, BandParams]:
-        return (self._width, self._band, self._seed, self._params)
+    def _identity(self) -> tuple[int, int, int, BandParams, Schedule | None]:
+        return (self._width, self._band, self._seed, self._params, self._schedule)
 
     # -- rows --------------------------------------------------------------
     def _kernel(self, left: np.ndarray, right: np.ndarray, out: np.ndarray, row: int) -> None:
@@ -207,6 +262,11 @@ class InfiniteMaze:
         doors = np.empty(self._width, np.uint8)
         parent = np.empty(self._width + 1, np.int32)
         band_u64 = np.uint64(band & _MASK64)
+        if self._schedule is not None:
+            ths = self._ths(band, (y + out.shape[0] - 1) // self._band + 1)
+            k = self._band
+            call(bk.bands_stream_rows, left, right, out, self._key, band_u64, y, k, ths, doors, parent)
+            return
         call(
             bk.band_stream_rows, left, right, out, self._key, band_u64, y, self._band, self._th, doors, parent
         )
@@ -247,6 +307,9 @@ class InfiniteMaze:
             out = _alloc((n, self._width), np.uint8, f"stop - start = {n} rows of width {self._width}")
         else:
             check_grid_buffer("out", out, (n, self._width))
+        if not self._plain:
+            self._level_rows(start, out)
+            return out
         head = min(n, -start % self._band)  # the rows before the first whole band
         if head:
             fill(self._kernel, self._seek(start), out[:head])
@@ -297,6 +360,126 @@ class InfiniteMaze:
                     *scratch,
                 )
 
+    # -- rows with loops or a schedule ----------------------------------------
+    def _whole_in(self, b: int) -> bool:
+        """Whether band ``b`` has loops or rooms (and so is made whole)."""
+        if self._schedule is None:
+            return self._whole
+        if not self._whole:
+            return False
+        th = self._ths(b, 1)[0]
+        return bool(th[bk.TH_LOOP] > 0 or th[bk.TH_ROOM] > 0)
+
+    def _whole_band(self, b: int) -> np.ndarray:
+        """The whole band ``b``, with its rooms and loops: a ``(band, width)`` array."""
+        w = self._width
+        out = _alloc((self._band, w), np.uint8, f"a band of {self._band} rows of width {w}")
+        left = np.empty(w + LR_PAD, np.int32)
+        right = np.empty(w + LR_PAD, np.int32)
+        doors = np.empty(w, np.uint8)
+        parent = np.empty(w + 1, np.int32)
+        band_u64 = np.uint64(b & _MASK64)
+        call(bk.bands_rows, out, self._key, band_u64, self._band, self._ths(b, 1), left, right, doors, parent)
+        return out
+
+    def _band_part(self, b: int, y: int, out: np.ndarray) -> None:
+        """Rows ``y .. y + len(out)`` of band ``b`` (not all of it) into ``out``:
+        a band with loops is made whole and the part copied."""
+        if self._whole_in(b):
+            out[:] = self._whole_band(b)[y : y + out.shape[0]]
+        else:
+            fill(self._kernel, self._seek(b * self._band + y), out)
+
+    def _level_rows(self, start: int, out: np.ndarray) -> None:
+        """:meth:`rows` of a maze with loops or a schedule: the bands the range
+        cuts through by :meth:`_band_part`, the whole ones in between by the
+        kernels that make and braid whole bands, on every core when many."""
+        n, k = out.shape[0], self._band
+        head = min(n, -start % k)
+        if head:
+            self._band_part(start // k, start % k, out[:head])
+        whole = (n - head) // k * k
+        if whole:
+            self._level_bands(start + head, out[head : head + whole])
+        if head + whole < n:
+            self._band_part((start + head + whole) // k, 0, out[head + whole :])
+
+    def _level_bands(self, row: int, out: np.ndarray) -> None:
+        """``out``'s whole bands from row ``row``, a band's first row: as
+        :meth:`_bands`, with :func:`bands_rows` / :func:`bands_rows_parallel`
+        and the bands' own thresholds."""
+        k, w = self._band, self._width
+        band_cells = k * w
+        threads = numba.get_num_threads()
+        scratch = None
+        if (
+            out.shape[0] > k
+            and out.size >= _PARALLEL_CELLS
+            and threads > 1
+            and band_cells <= _PARALLEL_BAND_CELLS
+            and not _parallel[1]
+        ):
+            what = "the threads' scratch rows"
+            try:
+                scratch = (
+                    _alloc((threads, w + LR_PAD), np.int32, what),
+                    _alloc((threads, w + LR_PAD), np.int32, what),
+                    _alloc((threads, w), np.uint8, what),
+                    _alloc((threads, w + 1), np.int32, what),
+                )
+            except ValueError:
+                scratch = None  # one core, then
+        if scratch is None:
+            per_call = k * max(1, CALL_CELLS // band_cells)
+            left, right = np.empty(w + LR_PAD, np.int32), np.empty(w + LR_PAD, np.int32)
+            doors, parent = np.empty(w, np.uint8), np.empty(w + 1, np.int32)
+            for lo in range(0, out.shape[0], per_call):
+                b = (row + lo) // k
+                chunk = out[lo : lo + per_call]
+                band = np.uint64(b & _MASK64)
+                ths = self._ths(b, chunk.shape[0] // k)
+                call(bk.bands_rows, chunk, self._key, band, k, ths, left, right, doors, parent)
+            return
+        per_call = k * max(threads, threads * CALL_CELLS // band_cells)
+        for lo in range(0, out.shape[0], per_call):
+            b = (row + lo) // k
+            chunk = out[lo : lo + per_call]
+            band = np.uint64(b & _MASK64)
+            ths = self._ths(b, chunk.shape[0] // k)
+            with _parallel_lock:
+                _parallel[0] = True
+                call(bk.bands_rows_parallel, chunk, self._key, band, k, ths, *scratch)
+
+    def room_rects(self, start: int, stop: int) -> np.ndarray:
+        """The rooms that meet rows ``start`` to ``stop - 1``, as an ``(n, 4)``
+        int64 array of ``(top_row, left_col, height, width)`` (absolute
+        rows), band by band, each band's in the order they were placed.
+
+        >>> import eller_stream as es
+        >>> maze = es.InfiniteMaze(30, band=10, seed=1, rooms=0.2)
+        >>> rects = maze.room_rects(0, 10)
+        >>> bool(len(rects) and (rects[:, 0] + rects[:, 2] <= 8).all())  # off the band's last two rows
+        True
+        """
+        start = check_row("start", start)
+        stop = check_int("stop", stop, -ROW_LIMIT, ROW_LIMIT)
+        if stop <= start:
+            raise ValueError(f"stop must be greater than start, got start={start}, stop={stop}")
+        k, w = self._band, self._width
+        found = [np.empty((0, 4), np.int64)]
+        if self._whole:
+            scratch = _alloc((k, w), np.uint8, f"a band of {k} rows of width {w}")
+            for b in range(start // k, (stop - 1) // k + 1):
+                th = self._ths(b, 1)[0]
+                if th[bk.TH_ROOM] == 0:
+                    continue
+                rects = np.empty((16 + k * w // 5, 4), np.int64)  # at most one room an attempt
+                n = call(bk.band_rooms, scratch, self._key, np.uint64(b & _MASK64), th, rects)
+                rects = rects[:n]
+                rects[:, 0] += b * k
+                found.append(rects[(rects[:, 0] < stop) & (rects[:, 0] + rects[:, 2] > start)])
+        return np.ascontiguousarray(np.concatenate(found))
+
     def __getitem__(self, index: int | slice) -> np.ndarray:
         """``maze[a:b]`` is ``maze.rows(a, b)``; ``maze[r]`` is row ``r`` (a
         negative ``r`` is a row above row 0, not one counted from an end)."""
@@ -325,8 +508,10 @@ class InfiniteMaze:
 
 class BandedStream(RowStream):
     """The rows of an :class:`InfiniteMaze` one at a time, from a start row,
-    with O(width) memory.  Rows taken from a start at a band's first row,
-    then :meth:`finish`, form a perfect maze.
+    with O(width) memory (O(band x width) with loops: a braid changes a
+    band's rows until the band is done, so the stream holds one band).
+    Rows taken from a start at a band's first row, then :meth:`finish`,
+    form a perfect maze (connected, with its loops, when ``loops > 0``).
 
     Every call leaves the stream as it was before the call if it raises
     (or is interrupted), a lock makes it safe to share between threads,
@@ -349,6 +534,7 @@ class BandedStream(RowStream):
         self._maze = maze
         self._width = maze.width
         self._start = start
+        self._held: tuple[int, np.ndarray] | None = None  # with loops: the last band braided
         self._begin(maze._seek(row), ROW_LIMIT)
 
     @property
@@ -401,10 +587,29 @@ class BandedStream(RowStream):
 
     # -- the kernel --------------------------------------------------------
     def _kernel(self, left: np.ndarray, right: np.ndarray, out: np.ndarray, row: int) -> None:
-        self._maze._kernel(left, right, out, row)
+        maze = self._maze
+        maze._kernel(left, right, out, row)  # the sets (for finish()) are those of the plain rows
+        if maze._whole:
+            # a braid changes a band's rows until the band is done: the stream
+            # makes each band with loops whole (it holds one) and hands out its rows
+            k, i = maze.band, 0
+            while i < out.shape[0]:
+                b, y = divmod(row + i, k)
+                m = min(out.shape[0] - i, k - y)
+                if maze._whole_in(b):
+                    if self._held is None or self._held[0] != b:
+                        self._held = (b, maze._whole_band(b))
+                    out[i : i + m] = self._held[1][y : y + m]
+                i += m
 
     def _close(self, sets: Sets) -> np.ndarray:
         left, right = sets.left.copy(), sets.right.copy()
+        maze = self._maze
+        b, y = divmod(sets.row, maze.band)
+        if y and maze._whole_in(b):  # the sets of the rows with their rooms and loops, not the plain ones
+            if self._held is None or self._held[0] != b:
+                self._held = (b, maze._whole_band(b))
+            call(bk.band_row_sets, self._held[1][:y], left, right)
         row = np.empty(self._width, np.uint8)
         call(k.eller_close, left, right, row)
         return row
@@ -419,7 +624,7 @@ class BandedStream(RowStream):
     def _checkpoint(self) -> bytes:
         m = self._maze
         state = _checkpoint.BandedState(
-            m.width, m.band, m.seed, m.params, self._start, self._next_row() - self._start
+            m.width, m.band, m.seed, m.params, self._start, self._next_row() - self._start, m.schedule
         )
         return _checkpoint.pack_banded(state)
 
@@ -440,6 +645,6 @@ class BandedStream(RowStream):
             raise TypeError(f"data must be bytes from BandedStream.checkpoint(), got {type(data).__name__}")
         state = _checkpoint.unpack_banded(bytes(data))
         stream = cls.__new__(cls)
-        maze = InfiniteMaze.from_params(state.width, state.band, state.seed, state.params)
+        maze = InfiniteMaze.from_params(state.width, state.band, state.seed, state.params, state.schedule)
         stream._at(maze, state.start, state.start + state.rows)
         return stream

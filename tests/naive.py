@@ -599,7 +599,16 @@ def seam_doors_reference(width: int, key: int, seam: int, doors: float) -> list[
 
 
 def band_reference(
-    width: int, band_height: int, seed: int, band: int, horizontal: float, vertical: float, doors: float
+    width: int,
+    band_height: int,
+    seed: int,
+    band: int,
+    horizontal: float,
+    vertical: float,
+    doors: float,
+    loops: float = 0.0,
+    doors_above: float | None = None,
+    rooms: float = 0.0,
 ) -> np.ndarray:
     """The ``(band_height, width)`` rows of band ``band``.
 
@@ -612,6 +621,18 @@ def band_reference(
     key = seed_key(seed)
     bkey = _salted_key(key, band, BAND_SALT)
     door = seam_doors_reference(width, key, band + 1, doors)
+    room_of = {}  # (y, x) -> (room number, its top row)
+    for i, (top, left, h, w) in enumerate(rooms_reference(width, band_height, seed, band, rooms)):
+        for yy in range(top, top + h):
+            for xx in range(left, left + w):
+                room_of[yy, xx] = (i, top)
+
+    def same_room(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return a in room_of and b in room_of and room_of[a][0] == room_of[b][0]
+
+    def room_top(y: int, x: int) -> bool:
+        return (y, x) in room_of and room_of[y, x][1] == y
+
     label = list(range(width))
     grid = np.zeros((band_height, width), np.uint8)
     for y in range(band_height):
@@ -631,8 +652,20 @@ def band_reference(
             for x in range(width):
                 if door[x]:
                     grid[y, x] |= SOUTH
+            if loops > 0:
+                grid = braid_reference(grid, seed, band, loops, doors if doors_above is None else doors_above)
             break
+        # a room's top row: its walls open first, joining different sets
         for x in range(width - 1):
+            if room_top(y, x) and same_room((y, x), (y, x + 1)):
+                assert label[x] != label[x + 1], "a room's top row entered twice by one set"
+                grid[y, x] |= EAST
+                old = label[x + 1]
+                label = [label[x] if v == old else v for v in label]
+        for x in range(width - 1):
+            if same_room((y, x), (y, x + 1)):
+                grid[y, x] |= EAST  # inside a room (its lower rows: one set already)
+                continue
             if label[x] != label[x + 1] and (bits[x] & 0xFFFFFFFF) < join_below:
                 grid[y, x] |= EAST
                 old = label[x + 1]
@@ -640,17 +673,23 @@ def band_reference(
         penultimate = y == band_height - 2
         opened_sets: set[int] = set()
         door_sets: set[int] = set()
+        top_sets: set[int] = set()  # sets that opened into a room's top row below
         for x in range(width):
             has_later = any(label[z] == label[x] for z in range(x + 1, width))
             can_close = has_later or label[x] in opened_sets
+            into_top = room_top(y + 1, x)
             if penultimate and door[x] and label[x] in door_sets:
                 continue  # the set already goes down through a door
-            if can_close and (bits[x] >> 32) >= open_below:
+            if into_top and label[x] in top_sets:
+                continue  # the set already enters the room row below
+            if not same_room((y, x), (y + 1, x)) and can_close and (bits[x] >> 32) >= open_below:
                 continue
             grid[y, x] |= SOUTH
             opened_sets.add(label[x])
             if penultimate and door[x]:
                 door_sets.add(label[x])
+            if into_top:
+                top_sets.add(label[x])
         fresh = max(label) + 1
         new = []
         for x in range(width):
@@ -672,10 +711,19 @@ def banded_reference(
     horizontal: float = 0.5,
     vertical: float = 0.5,
     doors: float = 0.45,
+    loops: float = 0.0,
+    schedule: dict[int, dict[str, float]] | None = None,
+    rooms: float = 0.0,
 ) -> np.ndarray:
-    """Rows ``start .. stop - 1`` of the banded maze, band by band."""
+    """Rows ``start .. stop - 1`` of the banded maze, band by band (with
+    ``schedule``: keyframes as :func:`schedule_params` reads them)."""
+    own = {"horizontal": horizontal, "vertical": vertical, "doors": doors, "loops": loops, "rooms": rooms}
+
+    def params(b: int) -> dict[str, float]:
+        return own if schedule is None else schedule_params(schedule, own, b)
+
     bands = [
-        band_reference(width, band_height, seed, b, horizontal, vertical, doors)
+        band_reference(width, band_height, seed, b, **params(b), doors_above=params(b - 1)["doors"])
         for b in range(start // band_height, (stop - 1) // band_height + 1)
     ]
     first = (start // band_height) * band_height
@@ -709,3 +757,186 @@ def detour_reference(grid: np.ndarray) -> list[int]:
             k += 1
         out.append(k if k <= r else -1)
     return out
+
+
+# ---------------------------------------------------------------------------
+# Loops (the braid) and schedules, the plain way.
+# ---------------------------------------------------------------------------
+
+LOOP_SALT = 0x6C6F6F70  # "loop"
+STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # north, south, west, east
+
+
+def braid_reference(grid: np.ndarray, seed: int, band: int, loops: float, doors_above: float) -> np.ndarray:
+    """Band ``band``'s rows ``grid`` (the whole band) with its loops opened.
+
+    Row-major, each cell that is a dead end then (exactly one open side,
+    north of the first row: the doors of seam ``band``) draws ``bits =
+    mix64(lkey + (y*width + x)*GOLDEN)``; when the low 32 bits are below
+    ``loops * 2**32`` it opens its wall to a neighbour inside the band, a
+    dead end if one is, else any: number ``(high 32 bits * n) >> 32`` of
+    the ``n`` candidates in the order north, south, west, east."""
+    g = grid.copy()
+    k, width = g.shape
+    key = seed_key(seed)
+    lkey = _salted_key(key, band, LOOP_SALT)
+    door = seam_doors_reference(width, key, band, doors_above)
+    below = round(loops * 2**32)
+
+    def is_open(y: int, x: int, d: int) -> bool:
+        if d == 0:
+            return bool(g[y - 1, x] & SOUTH) if y > 0 else door[x]
+        if d == 1:
+            return bool(g[y, x] & SOUTH)
+        if d == 2:
+            return x > 0 and bool(g[y, x - 1] & EAST)
+        return bool(g[y, x] & EAST)
+
+    def sides(y: int, x: int) -> int:
+        return sum(is_open(y, x, d) for d in range(4))
+
+    for y in range(k):
+        for x in range(width):
+            if sides(y, x) != 1:
+                continue
+            bits = mix64((lkey + (y * width + x) * GOLDEN) & MASK64)
+            if (bits & 0xFFFFFFFF) >= below:
+                continue
+            inside = [d for d, (dy, dx) in enumerate(STEPS) if 0 <= y + dy < k and 0 <= x + dx < width]
+            candidates = [d for d in inside if not is_open(y, x, d)]
+            dead = [d for d in candidates if sides(y + STEPS[d][0], x + STEPS[d][1]) == 1]
+            pool = dead or candidates
+            if not pool:
+                continue
+            d = pool[((bits >> 32) * len(pool)) >> 32]
+            if d == 0:
+                g[y - 1, x] |= SOUTH
+            elif d == 1:
+                g[y, x] |= SOUTH
+            elif d == 2:
+                g[y, x - 1] |= EAST
+            else:
+                g[y, x] |= EAST
+    return g
+
+
+def schedule_params(
+    keyframes: dict[int, dict[str, float]], own: dict[str, float], band: int
+) -> dict[str, float]:
+    """Band ``band``'s parameters: each keyframe's value (``own``'s where it
+    has none), linear between keyframes (``a + (b - a) * t``, clipped to
+    [min(a, b), max(a, b)], in floats), held before the first and after the
+    last."""
+    keys = sorted(keyframes)
+    out = {}
+    for name in own:
+        values = [float(keyframes[k].get(name, own[name])) for k in keys]
+        if band <= keys[0]:
+            out[name] = values[0]
+        elif band >= keys[-1]:
+            out[name] = values[-1]
+        else:
+            i = max(i for i, key in enumerate(keys) if key <= band)
+            t = float(band - keys[i]) / float(keys[i + 1] - keys[i])
+            a, b = values[i], values[i + 1]
+            out[name] = min(max(a + (b - a) * t, min(a, b)), max(a, b))
+    return out
+
+
+def loop_count(grid: np.ndarray) -> int:
+    """Independent loops of a grid: passages - cells + components (BFS)."""
+    h, w = grid.shape
+    seen = set()
+    components = 0
+    for start in itertools.product(range(h), range(w)):
+        if start in seen:
+            continue
+        components += 1
+        seen.add(start)
+        queue = deque([start])
+        while queue:
+            for nb in neighbours(grid, *queue.popleft()):
+                if nb not in seen:
+                    seen.add(nb)
+                    queue.append(nb)
+    return len([e for e in edges(grid) if e[1][0] < h and e[1][1] < w]) - h * w + components
+
+
+ROOM_SALT = 0x726F6F6D  # "room"
+
+
+def rooms_reference(
+    width: int, band_height: int, seed: int, band: int, rooms: float
+) -> list[tuple[int, ...]]:
+    """Band ``band``'s rooms as (top row in the band, left column, height,
+    width), in the order placed: attempt ``i`` (at most ``16 + T // 5`` for
+    a target of ``T = band cells * round(rooms * 2**32) >> 32`` cells) draws
+    number ``2i`` for the size (height 2 .. min(6, K - 2) from the low 32
+    bits, width 2 .. min(8, width) from the high 32, by multiply-shift) and
+    ``2i + 1`` for the place in rows 0 .. K-3 (low: top, high: left); a room
+    that meets or touches an earlier one (corners too) is left out; placing
+    stops once the rooms hold ``T`` cells."""
+    rows = band_height - 2
+    target = (band_height * width * round(rooms * 2**32)) >> 32
+    if rows < 2 or width < 2 or target == 0:
+        return []
+    rkey = _salted_key(seed_key(seed), band, ROOM_SALT)
+    hmax, wmax = min(rows, 6), min(width, 8)
+    placed: list[tuple[int, ...]] = []
+    total = 0
+    for i in range(16 + target // 5):
+        size = mix64((rkey + 2 * i * GOLDEN) & MASK64)
+        place = mix64((rkey + (2 * i + 1) * GOLDEN) & MASK64)
+        h = 2 + (((size & 0xFFFFFFFF) * (hmax - 1)) >> 32)
+        w = 2 + (((size >> 32) * (wmax - 1)) >> 32)
+        top = ((place & 0xFFFFFFFF) * (rows - h + 1)) >> 32
+        left = ((place >> 32) * (width - w + 1)) >> 32
+        apart = [top + h < t or t + hh < top or left + w < lc or lc + ww < left for t, lc, hh, ww in placed]
+        if not all(apart):
+            continue
+        placed.append((top, left, h, w))
+        total += h * w
+        if total >= target:
+            break
+    return placed
+
+
+def contracted_problems(grid: np.ndarray, rects: list[tuple[int, ...]]) -> list[str]:
+    """What keeps ``grid`` from being a tree once each room (``(top, left,
+    height, width)`` in the grid's rows, cut to them) is one node: every
+    wall inside a room must be open, and the passages between places must
+    form a spanning tree of the places (union-find)."""
+    h, w = grid.shape
+    node = {(y, x): y * w + x for y in range(h) for x in range(w)}
+    problems = []
+    for top, left, rh, rw in rects:
+        cells = [(y, x) for y in range(max(top, 0), min(top + rh, h)) for x in range(left, left + rw)]
+        for y, x in cells:
+            node[y, x] = node[cells[0]]
+            if x + 1 < left + rw and not grid[y, x] & EAST:
+                problems.append(f"closed wall east of {(y, x)} in a room")
+            if y + 1 < min(top + rh, h) and not grid[y, x] & SOUTH:
+                problems.append(f"closed wall south of {(y, x)} in a room")
+    parent = {n: n for n in set(node.values())}
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    n = 0
+    for a, b in edges(grid):
+        if b[0] >= h or b[1] >= w:
+            problems.append(f"passage out of the grid at {a}")
+            continue
+        if node[a] == node[b]:
+            continue  # inside a room
+        ra, rb = find(node[a]), find(node[b])
+        if ra == rb:
+            problems.append(f"loop closed by {a}-{b}")
+        parent[ra] = rb
+        n += 1
+    if n != len(parent) - 1:
+        problems.append(f"{n} passages between {len(parent)} places, a spanning tree has {len(parent) - 1}")
+    return problems

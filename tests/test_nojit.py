@@ -49,6 +49,25 @@ def digests():
     with np.errstate(over="ignore"):  # the uint64 wrap-around is intended
         bk.band_rows_parallel(grid, maze._key, np.uint64(2**64 - 3), 5, maze._th, *scratch)
     out["banded parallel"] = hashlib.sha256(grid.tobytes()).hexdigest()
+    # issue 20: loops (the braid) and a schedule, their kernels and the loop count
+    loopy = es.InfiniteMaze(13, 5, 11, 0.4, 0.6, 0.3, loops=0.6)
+    s = loopy.stream(-7)
+    rows = [s.take(9), np.array([next(s) for _ in range(8)]), s.take(3), s.finish()[None]]
+    out["loops"] = hashlib.sha256(loopy.rows(-12, 30).tobytes() + np.vstack(rows).tobytes()).hexdigest()
+    ramp = es.Schedule({-2: {"loops": 1.0, "doors": 0.2}, 3: {"horizontal": 0.9}})
+    ramp = es.InfiniteMaze(13, 5, 11, schedule=ramp)
+    s = ramp.stream(-7)
+    rows = [s.take(9), np.array([next(s) for _ in range(8)]), s.take(3), s.finish()[None]]
+    out["schedule"] = hashlib.sha256(ramp.rows(-12, 30).tobytes() + np.vstack(rows).tobytes()).hexdigest()
+    with np.errstate(over="ignore"):
+        bk.bands_rows_parallel(grid, ramp._key, np.uint64(2**64 - 3), 5, ramp._ths(-3, 5), *scratch)
+    out["schedule parallel"] = hashlib.sha256(grid.tobytes()).hexdigest()
+    out["metrics loops"] = repr(es.metrics(es.closed_rows(loopy.stream(-10), 21)).loops)
+    rooms = es.InfiniteMaze(23, 9, 11, loops=0.3, rooms=0.3)
+    s = rooms.stream(-7)
+    rows = [s.take(9), np.array([next(s) for _ in range(8)]), s.take(3), s.finish()[None]]
+    out["rooms"] = hashlib.sha256(rooms.rows(-12, 60).tobytes() + np.vstack(rows).tobytes()).hexdigest()
+    out["room rects"] = repr(rooms.room_rects(-12, 60).tolist())
     out["detour"] = repr(es.detour(es.eller(7, 30, 2)).tolist())
     return out
 

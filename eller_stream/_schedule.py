@@ -1,0 +1,209 @@
+"""A schedule: the banded maze's parameters changing from band to band.
+
+A :class:`Schedule` maps band indices (ints of any sign) to some of the
+parameters of :class:`~eller_stream._params.BandParams` (keyframes); band
+``b`` takes, for each parameter, the value of the keyframes linearly
+interpolated at ``b``, held before the first keyframe and after the last.
+A parameter a keyframe leaves out takes the maze's own value there.  Width
+and band height are the maze's and do not vary.
+
+The values are pure functions of ``b``: every band's thresholds come from
+the same float64 arithmetic (IEEE, correctly rounded), whether computed for
+one band (:meth:`Schedule.params_at`) or for a range of them at once
+(:meth:`Schedule.thresholds`, numpy), so two machines agree.
+
+A schedule is data: it compares equal, prints, and round-trips through
+JSON (:meth:`Schedule.to_json`, :meth:`Schedule.from_json`).
+
+>>> from eller_stream._schedule import Schedule
+>>> from eller_stream._params import BandParams
+>>> s = Schedule({0: {"loops": 0.0}, 20: {"loops": 1.0}})
+>>> s
+Schedule({0: {'loops': 0.0}, 20: {'loops': 1.0}})
+>>> s.params_at(BandParams(), 5).loops
+0.25
+>>> Schedule.from_json(s.to_json()) == s
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ._params import BandParams
+
+__all__ = ["Schedule"]
+
+_BAND_LOW, _BAND_HIGH = -(2**63), 2**63 - 1  # band indices: the rows' range, cut by the band height
+_CHECKS = {f.name: f.metadata["check"] for f in dataclasses.fields(BandParams)}
+_INT_TEXT = re.compile(r"-?(0|[1-9][0-9]*)")
+
+
+def _band_index(key: object) -> int:
+    if isinstance(key, (bool, np.bool_)) or not isinstance(key, (int, np.integer)):
+        raise TypeError(f"a schedule's band index must be an int, got {type(key).__name__}: {key!r}")
+    index = int(key)
+    if not _BAND_LOW <= index <= _BAND_HIGH:
+        raise ValueError(f"a schedule's band index must be in [-2**63, 2**63), got {index}")
+    return index
+
+
+def _frame(index: int, values: object) -> dict[str, float]:
+    if not isinstance(values, Mapping):
+        kind = type(values).__name__
+        raise TypeError(f"the schedule's keyframe at band {index} must be a dict, got {kind}")
+    frame = {}
+    for name, value in values.items():
+        if name not in _CHECKS:
+            where = f"at band {index} of the schedule ({', '.join(_CHECKS)})"
+            raise ValueError(f"unknown banded-maze parameter {name!r} {where}")
+        try:
+            frame[name] = float(_CHECKS[name](name, value))
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"the schedule at band {index}: {exc}") from None
+    return {name: frame[name] for name in _CHECKS if name in frame}  # in field order
+
+
+class Schedule:
+    """The parameters of some bands (keyframes), linear between them and
+    held before the first and after the last.
+
+    ``keyframes`` maps band indices (ints, any sign) to dicts of
+    :class:`~eller_stream.BandParams` names and values; a name a keyframe
+    leaves out takes the maze's own value.
+
+    >>> import eller_stream as es
+    >>> ramp = es.Schedule({0: {"loops": 0.0}, 10: {"loops": 1.0}})
+    >>> maze = es.InfiniteMaze(40, band=8, seed=1, schedule=ramp)
+    >>> [maze.band_params(b).loops for b in (-3, 0, 5, 10, 99)]
+    [0.0, 0.0, 0.5, 1.0, 1.0]
+    """
+
+    __slots__ = ("_frames", "_keys")
+
+    def __init__(self, keyframes: Mapping[int, Mapping[str, float]]) -> None:
+        if isinstance(keyframes, Schedule):
+            keyframes = keyframes.keyframes
+        if not isinstance(keyframes, Mapping):
+            raise TypeError(f"a schedule takes a dict of keyframes, got {type(keyframes).__name__}")
+        if not keyframes:
+            raise ValueError("a schedule needs at least one keyframe")
+        items = sorted((_band_index(key), values) for key, values in keyframes.items())
+        for (a, _), (b, _) in itertools.pairwise(items):
+            if a == b:
+                raise ValueError(f"the schedule has band {a} twice")
+        self._keys = tuple(index for index, _ in items)
+        self._frames = tuple(_frame(index, values) for index, values in items)
+
+    @property
+    def keyframes(self) -> dict[int, dict[str, float]]:
+        """The keyframes, by band index (a copy)."""
+        return {key: dict(frame) for key, frame in zip(self._keys, self._frames, strict=True)}
+
+    def __repr__(self) -> str:
+        return f"Schedule({self.keyframes!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Schedule):
+            return NotImplemented
+        return self._keys == other._keys and self._frames == other._frames
+
+    def __hash__(self) -> int:
+        return hash((self._keys, tuple(tuple(frame.items()) for frame in self._frames)))
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[int, dict[str, float]]]]:
+        return (Schedule, (self.keyframes,))
+
+    # -- JSON ------------------------------------------------------------------
+    def as_json_value(self) -> dict[str, dict[str, float]]:
+        """The JSON value: an object of band indices (as decimal strings) to
+        objects of parameters."""
+        return {str(key): dict(frame) for key, frame in zip(self._keys, self._frames, strict=True)}
+
+    def to_json(self) -> str:
+        """The schedule as compact JSON (:meth:`from_json` reads it back)."""
+        return json.dumps(self.as_json_value(), separators=(",", ":"), allow_nan=False)
+
+    @classmethod
+    def from_json_value(cls, value: object) -> Schedule:
+        """The schedule of :meth:`as_json_value`'s value (``ValueError`` if it is not one)."""
+        if not isinstance(value, dict):
+            raise ValueError(f"a schedule's JSON must be an object, got {type(value).__name__}")
+        frames: dict[int, Mapping[str, float]] = {}
+        for key, frame in value.items():
+            if not isinstance(key, str) or not _INT_TEXT.fullmatch(key):
+                raise ValueError(f"a schedule's JSON keys must be band indices, got {key!r}")
+            if not isinstance(frame, dict):
+                raise ValueError(f"the schedule's keyframe at band {key} must be an object")
+            frames[int(key)] = frame
+        try:
+            return cls(frames)
+        except TypeError as exc:
+            raise ValueError(str(exc)) from None
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Schedule:
+        """The schedule of :meth:`to_json`'s text (``ValueError`` if it is not one).
+
+        >>> Schedule.from_json('{"-4": {"doors": 0.2}}')
+        Schedule({-4: {'doors': 0.2}})
+        """
+        if not isinstance(text, (str, bytes)):
+            raise TypeError(f"a schedule's JSON must be str or bytes, got {type(text).__name__}")
+        try:
+            value = json.loads(text, parse_constant=_no_constant)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"not a schedule's JSON: {exc}") from None
+        return cls.from_json_value(value)
+
+    # -- values ----------------------------------------------------------------
+    def makes_whole(self, params: BandParams) -> bool:
+        """Whether some band has ``loops > 0`` or ``rooms > 0``, and so is made
+        whole (``params``: the maze's own values)."""
+        own = params.as_dict()
+        return any(frame.get(name, own[name]) > 0.0 for frame in self._frames for name in ("loops", "rooms"))
+
+    def values(self, params: BandParams, bands: np.ndarray) -> dict[str, np.ndarray]:
+        """Each parameter's float64 values at the int64 ``bands``."""
+        keys = np.array(self._keys, np.int64)
+        i = np.searchsorted(keys, bands, side="right") - 1  # the keyframe at or before each band; -1: none
+        last = len(keys) - 1
+        inner = (i >= 0) & (i < last)
+        j = i[inner]
+        k0 = keys[j].view(np.uint64)
+        # the distances as uint64 (they may pass 2**63), then float64
+        span = (keys[j + 1].view(np.uint64) - k0).astype(np.float64)
+        t = (bands[inner].view(np.uint64) - k0).astype(np.float64) / span
+        out = {}
+        for name in _CHECKS:
+            v = np.array([frame.get(name, getattr(params, name)) for frame in self._frames], np.float64)
+            held = v[np.clip(i, 0, last)]
+            a, b = v[j], v[j + 1]
+            held[inner] = np.clip(a + (b - a) * t, np.minimum(a, b), np.maximum(a, b))
+            out[name] = held
+        return out
+
+    def params_at(self, params: BandParams, band: int) -> BandParams:
+        """Band ``band``'s parameters (``params``: the maze's own values)."""
+        values = self.values(params, np.array([_band_index(band)], np.int64))
+        return BandParams(**{name: float(v[0]) for name, v in values.items()})
+
+    def thresholds(self, params: BandParams, band0: int, n: int) -> np.ndarray:
+        """The kernels' ``(n, N_THRESHOLDS)`` thresholds of bands ``band0 ..
+        band0 + n - 1`` (row ``j``'s ``TH_DOOR_ABOVE``: the doors of band
+        ``band0 + j - 1``), with numpy, as :meth:`BandParams.thresholds` of
+        each band would give them."""
+        bands = np.arange(band0 - 1, band0 + n, dtype=np.int64)  # the band above the first too
+        v = self.values(params, bands)
+        return BandParams.thresholds_of({name: p[1:] for name, p in v.items()}, v["doors"][:-1])
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"not a schedule's JSON: {name} is not a number")
