@@ -68,9 +68,7 @@ def main(argv: list[str]) -> None:
         raise SystemExit("name each variant once (copy a tree to time it against itself)")
     with tempfile.TemporaryDirectory(prefix="ab_growing_tree_") as tmp:
         sys.path.insert(0, tmp)
-        modules = {
-            spec: load(spec.removeprefix("x="), f"ab_{i}", Path(tmp)) for i, spec in enumerate(specs)
-        }
+        modules = {spec: load(spec.removeprefix("x="), f"ab_{i}", Path(tmp)) for i, spec in enumerate(specs)}
         weights = modules[names[0]].parse_strategy(strategy)
         for size, seed in ((64, 0), (37, 2), (300, 5)):
             reference = run(modules[names[0]], size, weights, seed)[1]

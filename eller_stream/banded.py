@@ -15,21 +15,19 @@ True
 
 from __future__ import annotations
 
-import os
-import threading
-
-import numba
 import numpy as np
 
 from . import _band_kernels as bk
-from . import _checkpoint
-from . import _eller_kernels as k
+from . import _level_kernels as lk
+from . import _parallel as par
+from . import _room_kernels as rk
+from ._banded_stream import BandedStream
 from ._eller_kernels import LR_PAD
 from ._numba import call
 from ._params import DEFAULT_DOORS, BandParams
 from ._rng import seed_key
 from ._schedule import Schedule
-from ._stream_base import CALL_CELLS, RowStream, Sets, fill
+from ._stream_base import Sets, fill
 from ._validate import (
     MAX_BAND,
     ROW_LIMIT,
@@ -44,41 +42,6 @@ from ._validate import (
 __all__ = ["DEFAULT_DOORS", "MAX_BAND", "ROW_LIMIT", "BandedStream", "InfiniteMaze"]
 
 _MASK64 = 2**64 - 1
-_PARALLEL_CELLS = 1 << 17  # a range of at least this many cells (and two bands) uses every core
-# A band of more cells than this is made on one core, in calls of CALL_CELLS
-# cells (a parallel call makes whole bands and could not be interrupted).
-_PARALLEL_BAND_CELLS = 8 * CALL_CELLS
-_parallel_lock = threading.Lock()  # numba's default thread pool takes one parallel call at a time
-# numba's OpenMP thread pool does not survive a fork: a child of a process
-# that used it runs on one core (os.register_at_fork sets _parallel[1]).
-_parallel = [False, False]  # [used in this process, used before a fork]
-
-
-def _forked_child() -> None:
-    _parallel[1] = _parallel[1] or _parallel[0]
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forked_child)
-
-
-def _memory_bytes() -> int:
-    """The machine's physical memory (a range larger than it is refused)."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):  # not on this platform: only numpy's own limit
-        return 2**63 - 1
-
-
-def _alloc(shape: tuple[int, ...], dtype: type, what: str) -> np.ndarray:
-    """``np.empty``, or a ValueError that says what could not be had."""
-    size = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
-    if size > _memory_bytes():
-        raise ValueError(f"{what} need {size} bytes, more than this machine's memory")
-    try:
-        return np.empty(shape, dtype)
-    except MemoryError:
-        raise ValueError(f"{what} need {size} bytes, more than can be had") from None
 
 
 class InfiniteMaze:
@@ -265,7 +228,7 @@ class InfiniteMaze:
         if self._schedule is not None:
             ths = self._ths(band, (y + out.shape[0] - 1) // self._band + 1)
             k = self._band
-            call(bk.bands_stream_rows, left, right, out, self._key, band_u64, y, k, ths, doors, parent)
+            call(lk.bands_stream_rows, left, right, out, self._key, band_u64, y, k, ths, doors, parent)
             return
         call(
             bk.band_stream_rows, left, right, out, self._key, band_u64, y, self._band, self._th, doors, parent
@@ -304,7 +267,7 @@ class InfiniteMaze:
             raise ValueError(f"stop must be greater than start, got start={start}, stop={stop}")
         n = stop - start
         if out is None:
-            out = _alloc((n, self._width), np.uint8, f"stop - start = {n} rows of width {self._width}")
+            out = par.alloc((n, self._width), np.uint8, f"stop - start = {n} rows of width {self._width}")
         else:
             check_grid_buffer("out", out, (n, self._width))
         if not self._plain:
@@ -317,48 +280,36 @@ class InfiniteMaze:
             self._bands(start + head, out[head:])
         return out
 
-    def _bands(self, row: int, out: np.ndarray) -> None:
-        """``out``'s rows from row ``row``, a band's first row: bands shared
-        among numba's threads when they are many, in calls of about
-        ``CALL_CELLS`` cells a thread."""
-        band_cells = self._band * self._width
-        threads = numba.get_num_threads()
-        scratch = None
-        if (
-            out.shape[0] > self._band
-            and out.size >= _PARALLEL_CELLS
-            and threads > 1
-            and band_cells <= _PARALLEL_BAND_CELLS
-            and not _parallel[1]
-        ):
-            w, what = self._width, "the threads' scratch rows"
+    def _bands(self, row: int, out: np.ndarray, level: bool = False) -> None:
+        """``out``'s whole bands (the last may be cut short) from row ``row``,
+        a band's first row: shared among numba's threads when they are many,
+        in calls of about ``CALL_CELLS`` cells a thread.  ``level``: with the
+        bands' own thresholds, loops and rooms (:mod:`_level_kernels`)."""
+        k, w = self._band, self._width
+        threads = par.threads_for(out.shape[0], k, w)
+        if threads > 1:
             try:
-                scratch = (
-                    _alloc((threads, w + LR_PAD), np.int32, what),
-                    _alloc((threads, w + LR_PAD), np.int32, what),
-                    _alloc((threads, w), np.uint8, what),
-                    _alloc((threads, w + 1), np.int32, what),
-                )
+                scratch = par.scratch(threads, w)
             except ValueError:
-                scratch = None  # one core, then
-        if scratch is None:
-            ones = np.arange(self._width + LR_PAD, dtype=np.int32)
+                threads = 1  # one core, then
+        if threads == 1 and not level:
+            ones = np.arange(w + LR_PAD, dtype=np.int32)
             fill(self._kernel, Sets(row, ones, ones.copy()), out)
             return
-        per_call = self._band * max(threads, threads * CALL_CELLS // band_cells)
+        if threads == 1:
+            scratch = par.scratch(1, w)
+        per_call = k * par.bands_per_call(threads, k, w)
         for lo in range(0, out.shape[0], per_call):
-            band = np.uint64(((row + lo) // self._band) & _MASK64)
-            with _parallel_lock:
-                _parallel[0] = True
-                call(
-                    bk.band_rows_parallel,
-                    out[lo : lo + per_call],
-                    self._key,
-                    band,
-                    self._band,
-                    self._th,
-                    *scratch,
-                )
+            b = (row + lo) // k
+            chunk, band = out[lo : lo + per_call], np.uint64(b & _MASK64)
+            if not level:
+                par.run(bk.band_rows_parallel, chunk, self._key, band, k, self._th, *scratch)
+                continue
+            ths = self._ths(b, chunk.shape[0] // k)
+            if threads == 1:
+                call(lk.bands_rows, chunk, self._key, band, k, ths, *(a[0] for a in scratch))
+            else:
+                par.run(lk.bands_rows_parallel, chunk, self._key, band, k, ths, *scratch)
 
     # -- rows with loops or a schedule ----------------------------------------
     def _whole_in(self, b: int) -> bool:
@@ -373,13 +324,13 @@ class InfiniteMaze:
     def _whole_band(self, b: int) -> np.ndarray:
         """The whole band ``b``, with its rooms and loops: a ``(band, width)`` array."""
         w = self._width
-        out = _alloc((self._band, w), np.uint8, f"a band of {self._band} rows of width {w}")
+        out = par.alloc((self._band, w), np.uint8, f"a band of {self._band} rows of width {w}")
         left = np.empty(w + LR_PAD, np.int32)
         right = np.empty(w + LR_PAD, np.int32)
         doors = np.empty(w, np.uint8)
         parent = np.empty(w + 1, np.int32)
         band_u64 = np.uint64(b & _MASK64)
-        call(bk.bands_rows, out, self._key, band_u64, self._band, self._ths(b, 1), left, right, doors, parent)
+        call(lk.bands_rows, out, self._key, band_u64, self._band, self._ths(b, 1), left, right, doors, parent)
         return out
 
     def _band_part(self, b: int, y: int, out: np.ndarray) -> None:
@@ -400,55 +351,9 @@ class InfiniteMaze:
             self._band_part(start // k, start % k, out[:head])
         whole = (n - head) // k * k
         if whole:
-            self._level_bands(start + head, out[head : head + whole])
+            self._bands(start + head, out[head : head + whole], level=True)
         if head + whole < n:
             self._band_part((start + head + whole) // k, 0, out[head + whole :])
-
-    def _level_bands(self, row: int, out: np.ndarray) -> None:
-        """``out``'s whole bands from row ``row``, a band's first row: as
-        :meth:`_bands`, with :func:`bands_rows` / :func:`bands_rows_parallel`
-        and the bands' own thresholds."""
-        k, w = self._band, self._width
-        band_cells = k * w
-        threads = numba.get_num_threads()
-        scratch = None
-        if (
-            out.shape[0] > k
-            and out.size >= _PARALLEL_CELLS
-            and threads > 1
-            and band_cells <= _PARALLEL_BAND_CELLS
-            and not _parallel[1]
-        ):
-            what = "the threads' scratch rows"
-            try:
-                scratch = (
-                    _alloc((threads, w + LR_PAD), np.int32, what),
-                    _alloc((threads, w + LR_PAD), np.int32, what),
-                    _alloc((threads, w), np.uint8, what),
-                    _alloc((threads, w + 1), np.int32, what),
-                )
-            except ValueError:
-                scratch = None  # one core, then
-        if scratch is None:
-            per_call = k * max(1, CALL_CELLS // band_cells)
-            left, right = np.empty(w + LR_PAD, np.int32), np.empty(w + LR_PAD, np.int32)
-            doors, parent = np.empty(w, np.uint8), np.empty(w + 1, np.int32)
-            for lo in range(0, out.shape[0], per_call):
-                b = (row + lo) // k
-                chunk = out[lo : lo + per_call]
-                band = np.uint64(b & _MASK64)
-                ths = self._ths(b, chunk.shape[0] // k)
-                call(bk.bands_rows, chunk, self._key, band, k, ths, left, right, doors, parent)
-            return
-        per_call = k * max(threads, threads * CALL_CELLS // band_cells)
-        for lo in range(0, out.shape[0], per_call):
-            b = (row + lo) // k
-            chunk = out[lo : lo + per_call]
-            band = np.uint64(b & _MASK64)
-            ths = self._ths(b, chunk.shape[0] // k)
-            with _parallel_lock:
-                _parallel[0] = True
-                call(bk.bands_rows_parallel, chunk, self._key, band, k, ths, *scratch)
 
     def room_rects(self, start: int, stop: int) -> np.ndarray:
         """The rooms that meet rows ``start`` to ``stop - 1``, as an ``(n, 4)``
@@ -468,13 +373,13 @@ class InfiniteMaze:
         k, w = self._band, self._width
         found = [np.empty((0, 4), np.int64)]
         if self._whole:
-            scratch = _alloc((k, w), np.uint8, f"a band of {k} rows of width {w}")
+            scratch = par.alloc((k, w), np.uint8, f"a band of {k} rows of width {w}")
             for b in range(start // k, (stop - 1) // k + 1):
                 th = self._ths(b, 1)[0]
                 if th[bk.TH_ROOM] == 0:
                     continue
                 rects = np.empty((16 + k * w // 5, 4), np.int64)  # at most one room an attempt
-                n = call(bk.band_rooms, scratch, self._key, np.uint64(b & _MASK64), th, rects)
+                n = call(rk.band_rooms, scratch, self._key, np.uint64(b & _MASK64), th, rects)
                 rects = rects[:n]
                 rects[:, 0] += b * k
                 found.append(rects[(rects[:, 0] < stop) & (rects[:, 0] + rects[:, 2] > start)])
@@ -504,147 +409,3 @@ class InfiniteMaze:
         True
         """
         return BandedStream(self, start)
-
-
-class BandedStream(RowStream):
-    """The rows of an :class:`InfiniteMaze` one at a time, from a start row,
-    with O(width) memory (O(band x width) with loops: a braid changes a
-    band's rows until the band is done, so the stream holds one band).
-    Rows taken from a start at a band's first row, then :meth:`finish`,
-    form a perfect maze (connected, with its loops, when ``loops > 0``).
-
-    Every call leaves the stream as it was before the call if it raises
-    (or is interrupted), a lock makes it safe to share between threads,
-    and it pickles (through :meth:`checkpoint`).
-
-    >>> import eller_stream as es
-    >>> s = es.InfiniteMaze(5, band=3, seed=4).stream(start=-2)
-    >>> s.row, s.take(4).shape, s.row, s.rows_emitted
-    (-2, (4, 5), 2, 4)
-    """
-
-    def __init__(self, maze: InfiniteMaze, start: int = 0) -> None:
-        if not isinstance(maze, InfiniteMaze):
-            raise TypeError(f"maze must be an InfiniteMaze, got {type(maze).__name__}")
-        self._at(maze, check_row("start", start), start)
-
-    def _at(self, maze: InfiniteMaze, start: int, row: int) -> None:
-        """Begin at row ``row`` (up to ``ROW_LIMIT``: a resumed stream may be
-        past the last row), counting from ``start``."""
-        self._maze = maze
-        self._width = maze.width
-        self._start = start
-        self._held: tuple[int, np.ndarray] | None = None  # with loops: the last band braided
-        self._begin(maze._seek(row), ROW_LIMIT)
-
-    @property
-    def maze(self) -> InfiniteMaze:
-        """The maze whose rows this stream hands out."""
-        return self._maze
-
-    @property
-    def seed(self) -> int:
-        """The maze's seed."""
-        return self._maze.seed
-
-    @property
-    def band(self) -> int:
-        """The maze's rows per band."""
-        return self._maze.band
-
-    @property
-    def params(self) -> BandParams:
-        """The maze's parameters."""
-        return self._maze.params
-
-    @property
-    def horizontal(self) -> float:
-        """The maze's horizontal probability."""
-        return self._maze.horizontal
-
-    @property
-    def vertical(self) -> float:
-        """The maze's vertical probability."""
-        return self._maze.vertical
-
-    @property
-    def start(self) -> int:
-        """The row the stream started at."""
-        return self._start
-
-    @property
-    def row(self) -> int:
-        """The number of the next row the stream hands out."""
-        return self._next_row()
-
-    @property
-    def rows_emitted(self) -> int:
-        """Rows handed out so far, the closing row included."""
-        return self._next_row() - self._start + self._closed
-
-    def __repr__(self) -> str:
-        return f"BandedStream({self._maze!r}, start={self._start}, rows_emitted={self.rows_emitted})"
-
-    # -- the kernel --------------------------------------------------------
-    def _kernel(self, left: np.ndarray, right: np.ndarray, out: np.ndarray, row: int) -> None:
-        maze = self._maze
-        maze._kernel(left, right, out, row)  # the sets (for finish()) are those of the plain rows
-        if maze._whole:
-            # a braid changes a band's rows until the band is done: the stream
-            # makes each band with loops whole (it holds one) and hands out its rows
-            k, i = maze.band, 0
-            while i < out.shape[0]:
-                b, y = divmod(row + i, k)
-                m = min(out.shape[0] - i, k - y)
-                if maze._whole_in(b):
-                    if self._held is None or self._held[0] != b:
-                        self._held = (b, maze._whole_band(b))
-                    out[i : i + m] = self._held[1][y : y + m]
-                i += m
-
-    def _close(self, sets: Sets) -> np.ndarray:
-        left, right = sets.left.copy(), sets.right.copy()
-        maze = self._maze
-        b, y = divmod(sets.row, maze.band)
-        if y and maze._whole_in(b):  # the sets of the rows with their rooms and loops, not the plain ones
-            if self._held is None or self._held[0] != b:
-                self._held = (b, maze._whole_band(b))
-            call(bk.band_row_sets, self._held[1][:y], left, right)
-        row = np.empty(self._width, np.uint8)
-        call(k.eller_close, left, right, row)
-        return row
-
-    def _end_error(self) -> Exception:
-        return ValueError(f"the stream cannot pass row {ROW_LIMIT - 1}")
-
-    def _end_text(self) -> str:
-        return f"row {ROW_LIMIT - 1}"
-
-    # -- checkpoints -------------------------------------------------------
-    def _checkpoint(self) -> bytes:
-        m = self._maze
-        state = _checkpoint.BandedState(
-            m.width, m.band, m.seed, m.params, self._start, self._next_row() - self._start, m.schedule
-        )
-        return _checkpoint.pack_banded(state)
-
-    @classmethod
-    def resume(cls, data: bytes | bytearray | memoryview) -> BandedStream:
-        """A stream that continues from :meth:`checkpoint` bytes.
-
-        Raises ``ValueError`` for truncated, altered or foreign bytes.
-
-        >>> import eller_stream as es
-        >>> s = es.InfiniteMaze(5, band=3, seed=9).stream(start=-4)
-        >>> _ = s.take(5)
-        >>> t = es.BandedStream.resume(s.checkpoint())
-        >>> bool((t.take(4) == s.take(4)).all())
-        True
-        """
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"data must be bytes from BandedStream.checkpoint(), got {type(data).__name__}")
-        state = _checkpoint.unpack_banded(bytes(data))
-        stream = cls.__new__(cls)
-        maze = InfiniteMaze.from_params(state.width, state.band, state.seed, state.params, state.schedule)
-        stream._at(maze, state.start, state.start + state.rows)
-        return stream

@@ -400,6 +400,7 @@ def test_sigterm_during_a_streamed_png_removes_the_part_file(tmp_path):
         stderr=subprocess.PIPE,
         env=ENV,
     )
+
     def parts():
         return list(tmp_path.glob(".tall.png.eller-stream-*.tmp"))
 

@@ -17,6 +17,7 @@ import pytest
 
 import eller_stream as es
 import eller_stream._stream_base as base
+from eller_stream import _parallel as par
 from eller_stream import banded
 
 from naive import perfect_problems
@@ -118,7 +119,7 @@ def test_a_long_range_is_made_in_short_calls_that_ctrl_c_can_come_between(monkey
         return real(left, right, out, *rest)
 
     monkeypatch.setattr(banded.bk, "band_stream_rows", spy)
-    monkeypatch.setattr(banded.numba, "get_num_threads", lambda: 1)  # the serial path
+    monkeypatch.setattr(par.numba, "get_num_threads", lambda: 1)  # the serial path
     maze = es.InfiniteMaze(1000, band=banded.MAX_BAND, seed=2)
     maze.rows(banded.MAX_BAND - 2, banded.MAX_BAND + 10_000)  # a seek of 65534 rows, then 10002 rows
     assert len(calls) > 10 and max(calls) <= base.CALL_CELLS
@@ -171,7 +172,7 @@ def test_a_fork_after_the_parallel_path_leaves_the_children_working():
     # process already using GNU OpenMP") and map() never returned
     maze = es.InfiniteMaze(1000, band=32, seed=1)
     want = int(maze.rows(0, 3000).sum())
-    assert banded._parallel[0]  # the parallel kernel ran in this process
+    assert par._used[0]  # the parallel kernel ran in this process
     with multiprocessing.get_context("fork").Pool(2) as pool:
         got = pool.map_async(_sum_rows, range(4)).get(timeout=120)
     assert got == [want] * 4

@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import eller_stream as es
-from eller_stream import _band_kernels as bk
-from eller_stream import banded
+from eller_stream import _level_kernels as lk
+from eller_stream import _parallel as par
 
 from naive import (
     EAST,
@@ -190,8 +190,8 @@ def test_the_parallel_path_gives_the_same_rows(monkeypatch):
     maze = es.InfiniteMaze(37, 9, seed=4, loops=0.7)
     n = 9 * 500 + 4
     whole = maze.rows(-9 * 40 - 4, -9 * 40 - 4 + n)  # >= _PARALLEL_CELLS: every core
-    assert whole.size >= banded._PARALLEL_CELLS
-    monkeypatch.setattr(banded, "_PARALLEL_CELLS", 2**62)  # one core now
+    assert whole.size >= par.PARALLEL_CELLS
+    monkeypatch.setattr(par, "PARALLEL_CELLS", 2**62)  # one core now
     np.testing.assert_array_equal(whole, maze.rows(-9 * 40 - 4, -9 * 40 - 4 + n))
     by_band = np.vstack([maze.rows(r, r + 9) for r in range(-9 * 40 - 9, -9 * 40 - 4 + n, 9)])
     np.testing.assert_array_equal(whole, by_band[5 : 5 + n])
@@ -204,9 +204,9 @@ def test_the_parallel_kernel_is_the_serial_one():
     band0 = np.uint64(2**64 - 5)
     ths = maze._ths(-5, 14)
     one = [np.empty(26, np.int32), np.empty(26, np.int32), np.empty(23, np.uint8), np.empty(24, np.int32)]
-    bk.bands_rows(serial, maze._key, band0, 6, ths, *one)
+    lk.bands_rows(serial, maze._key, band0, 6, ths, *one)
     scratch = [np.empty((3, 26), np.int32), np.empty((3, 26), np.int32), np.empty((3, 23), np.uint8)]
-    bk.bands_rows_parallel(parallel, maze._key, band0, 6, ths, *scratch, np.empty((3, 24), np.int32))
+    lk.bands_rows_parallel(parallel, maze._key, band0, 6, ths, *scratch, np.empty((3, 24), np.int32))
     np.testing.assert_array_equal(serial, parallel)
     np.testing.assert_array_equal(serial[:78], maze.rows(-30, 48))
 

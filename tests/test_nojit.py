@@ -43,6 +43,7 @@ def digests():
     rows = [s.take(9), np.array([next(s) for _ in range(8)]), s.take(3), s.finish()[None]]
     out["banded"] = hashlib.sha256(maze.rows(-12, 30).tobytes() + np.vstack(rows).tobytes()).hexdigest()
     from eller_stream import _band_kernels as bk
+    from eller_stream import _level_kernels as lk
     grid = np.empty((23, 13), np.uint8)
     scratch = [np.empty((3, 13 + 2), np.int32), np.empty((3, 13 + 2), np.int32),
                np.empty((3, 13), np.uint8), np.empty((3, 14), np.int32)]
@@ -60,7 +61,7 @@ def digests():
     rows = [s.take(9), np.array([next(s) for _ in range(8)]), s.take(3), s.finish()[None]]
     out["schedule"] = hashlib.sha256(ramp.rows(-12, 30).tobytes() + np.vstack(rows).tobytes()).hexdigest()
     with np.errstate(over="ignore"):
-        bk.bands_rows_parallel(grid, ramp._key, np.uint64(2**64 - 3), 5, ramp._ths(-3, 5), *scratch)
+        lk.bands_rows_parallel(grid, ramp._key, np.uint64(2**64 - 3), 5, ramp._ths(-3, 5), *scratch)
     out["schedule parallel"] = hashlib.sha256(grid.tobytes()).hexdigest()
     out["metrics loops"] = repr(es.metrics(es.closed_rows(loopy.stream(-10), 21)).loops)
     rooms = es.InfiniteMaze(23, 9, 11, loops=0.3, rooms=0.3)

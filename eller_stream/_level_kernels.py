@@ -1,0 +1,172 @@
+"""Numba kernels of whole bands with levels: loops, rooms and per-band
+parameters (a schedule).
+
+Bands with parameters of their own (a schedule) and loops: ``ths`` holds a
+thresholds row per band (row j: band band0 + j), or one row for them all.
+
+:func:`band_row_sets` gives the sets after a band's rows as they are (loops
+and rooms included), for a stream's closing row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._band_kernels import TH_ROOM, band_span
+from ._braid_kernels import band_braid
+from ._format import EAST, SOUTH
+from ._numba import _U64, _njit
+from ._room_kernels import _band_with_rooms, band_rooms
+from ._union_find import find
+
+
+@_njit(inline="always")
+def _th_row(ths: np.ndarray, j: int) -> np.ndarray:
+    """The thresholds of the ``j``-th band of ``ths`` (its only row if one)."""
+    row: np.ndarray = ths[j if ths.shape[0] > 1 else 0]
+    return row
+
+
+@_njit
+def band_make(
+    out: np.ndarray,
+    key: np.uint64,
+    band: np.uint64,
+    band_height: int,
+    th: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    doors: np.ndarray,
+    parent: np.ndarray,
+) -> None:
+    """The first ``len(out)`` rows of band ``band`` into ``out``, braided
+    (:func:`band_braid`) when they are the whole band; the other arrays are
+    scratch."""
+    for x in range(left.shape[0]):
+        left[x] = x
+        right[x] = x
+    whole = out.shape[0] == band_height
+    if whole and th[TH_ROOM] > 0 and band_rooms(out, key, band, th, np.empty((0, 4), np.int64)) > 0:
+        _band_with_rooms(left, right, out, key, band, th, doors, parent)
+    else:
+        band_span(left, right, out, key, band, 0, band_height, th, doors, parent)
+    if whole:
+        band_braid(out, key, band, th, doors)
+
+
+@_njit
+def bands_rows(
+    out: np.ndarray,
+    key: np.uint64,
+    band0: np.uint64,
+    band_height: int,
+    ths: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    doors: np.ndarray,
+    parent: np.ndarray,
+) -> None:
+    """Bands from band ``band0`` into ``out`` (the last may be cut short,
+    then not braided), band ``band0 + j`` with the thresholds ``_th_row(ths, j)``."""
+    n_bands = (out.shape[0] + band_height - 1) // band_height
+    for j in range(n_bands):
+        lo = j * band_height
+        stop = min(lo + band_height, out.shape[0])
+        band = _U64(band0) + _U64(j)
+        band_make(out[lo:stop], key, band, band_height, _th_row(ths, j), left, right, doors, parent)
+
+
+@_njit(parallel=True)
+def bands_rows_parallel(
+    out: np.ndarray,
+    key: np.uint64,
+    band0: np.uint64,
+    band_height: int,
+    ths: np.ndarray,
+    lefts: np.ndarray,
+    rights: np.ndarray,
+    doors: np.ndarray,
+    parents: np.ndarray,
+) -> None:
+    """:func:`bands_rows` shared among numba's threads as
+    :func:`band_rows_parallel` shares its bands: each band is braided by the
+    thread that made it, the bytes are those of one thread."""
+    n_bands = (out.shape[0] + band_height - 1) // band_height
+    threads = lefts.shape[0]
+    for t in prange(threads):
+        for j in range(t, n_bands, threads):
+            lo = j * band_height
+            stop = min(lo + band_height, out.shape[0])
+            band = _U64(band0) + _U64(j)
+            th = _th_row(ths, j)
+            band_make(out[lo:stop], key, band, band_height, th, lefts[t], rights[t], doors[t], parents[t])
+
+
+@_njit
+def bands_stream_rows(
+    left: np.ndarray,
+    right: np.ndarray,
+    out: np.ndarray,
+    key: np.uint64,
+    band: np.uint64,
+    y0: int,
+    band_height: int,
+    ths: np.ndarray,
+    doors: np.ndarray,
+    parent: np.ndarray,
+) -> None:
+    """:func:`band_stream_rows` with a thresholds row per band (row j: the
+    ``j``-th band from band ``band``); the rows are not braided (a stream
+    overlays its bands' braided rows)."""
+    n_rows = out.shape[0]
+    i = 0
+    y = y0
+    j = 0
+    while i < n_rows:
+        m = min(n_rows - i, band_height - y)
+        band_span(left, right, out[i : i + m], key, band, y, band_height, _th_row(ths, j), doors, parent)
+        i += m
+        y += m
+        if y == band_height:
+            band = _U64(band) + _U64(1)
+            y = 0
+            j += 1
+
+
+@_njit
+def band_row_sets(rows: np.ndarray, left: np.ndarray, right: np.ndarray) -> None:
+    """The sets of the row after ``rows`` (a band's rows from its first
+    row) as Eller's ``left``/``right`` lists (their first ``width``
+    entries): a cell opened from above is in the set of that cell's
+    component through ``rows``, any other is a set of its own."""
+    h, w = rows.shape
+    n = (h + 1) * w
+    parent = np.empty(n, np.int64)
+    for i in range(n):
+        parent[i] = i
+    for y in range(h):
+        for x in range(w):
+            i = y * w + x
+            v = rows[y, x]
+            if (v & EAST) and x + 1 < w:
+                a, b = find(parent, i), find(parent, i + 1)
+                parent[max(a, b)] = min(a, b)
+            if v & SOUTH:
+                a, b = find(parent, i), find(parent, i + w)
+                parent[max(a, b)] = min(a, b)
+    first = np.full(n, -1, np.int64)
+    last = np.full(n, -1, np.int64)
+    for x in range(w):
+        r = find(parent, h * w + x)
+        if first[r] < 0:
+            first[r] = x
+        else:
+            right[last[r]] = x
+            left[x] = last[r]
+        last[r] = x
+    for x in range(w):
+        r = find(parent, h * w + x)
+        if first[r] == x:
+            left[x] = last[r]
+            right[last[r]] = x

@@ -1,0 +1,97 @@
+"""Whole bands on every core: when it is worth it, the threads' scratch
+rows, one parallel call at a time, and never in a child forked after one.
+
+numba's default thread pool runs one parallel call at a time (a lock), and
+its OpenMP pool does not survive ``fork``: a child of a process that made
+a parallel call makes its bands on one core (``os.register_at_fork``).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numba
+import numpy as np
+
+from ._eller_kernels import LR_PAD
+from ._numba import call
+from ._stream_base import CALL_CELLS
+
+__all__ = ["alloc", "run", "scratch"]
+
+PARALLEL_CELLS = 1 << 17  # a range of at least this many cells (and two bands) uses every core
+# A band of more cells than this is made on one core, in calls of CALL_CELLS
+# cells (a parallel call makes whole bands and could not be interrupted).
+PARALLEL_BAND_CELLS = 8 * CALL_CELLS
+_lock = threading.Lock()
+_used = [False, False]  # [a parallel call in this process, one before a fork]
+
+
+def _forked_child() -> None:
+    _used[1] = _used[1] or _used[0]
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked_child)
+
+
+def _memory_bytes() -> int:
+    """The machine's physical memory (an array larger than it is refused)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not on this platform: only numpy's own limit
+        return 2**63 - 1
+
+
+def alloc(shape: tuple[int, ...], dtype: type, what: str) -> np.ndarray:
+    """``np.empty``, or a ``ValueError`` that says what could not be had."""
+    size = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
+    if size > _memory_bytes():
+        raise ValueError(f"{what} need {size} bytes, more than this machine's memory")
+    try:
+        return np.empty(shape, dtype)
+    except MemoryError:
+        raise ValueError(f"{what} need {size} bytes, more than can be had") from None
+
+
+def scratch(threads: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A row a thread of each array the band kernels need: ``left``,
+    ``right`` (int32, ``width + LR_PAD``), ``doors`` (uint8, ``width``),
+    ``parent`` (int32, ``width + 1``)."""
+    what = "the threads' scratch rows"
+    return (
+        alloc((threads, width + LR_PAD), np.int32, what),
+        alloc((threads, width + LR_PAD), np.int32, what),
+        alloc((threads, width), np.uint8, what),
+        alloc((threads, width + 1), np.int32, what),
+    )
+
+
+def threads_for(rows: int, band: int, width: int) -> int:
+    """The threads a range of ``rows`` rows of whole bands is made on (1:
+    one core, the serial kernels)."""
+    threads = numba.get_num_threads()
+    if (
+        rows > band
+        and rows * width >= PARALLEL_CELLS
+        and threads > 1
+        and band * width <= PARALLEL_BAND_CELLS
+        and not _used[1]
+    ):
+        return int(threads)
+    return 1
+
+
+def bands_per_call(threads: int, band: int, width: int) -> int:
+    """Bands a call makes: about ``CALL_CELLS`` cells a thread, at least one."""
+    return max(threads, threads * CALL_CELLS // (band * width))
+
+
+def run(kernel: Callable[..., Any], *args: Any) -> None:
+    """A parallel kernel call, one at a time."""
+    with _lock:
+        _used[0] = True
+        call(kernel, *args)
