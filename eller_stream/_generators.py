@@ -108,6 +108,8 @@ ALGORITHMS = (
     "backtracker",
     "banded:band=32",
     "banded:band=8",
+    "banded:loops=0.5",
+    "banded:rooms=0.2",
 )
 
 

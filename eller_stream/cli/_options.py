@@ -7,10 +7,11 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from .. import _validate as v
 from .._params import BandParams
+from .._schedule import Schedule
 from ..banded import MAX_BAND, ROW_LIMIT
 from ._common import UsageError
 
@@ -52,6 +53,36 @@ def option_probability(name: str) -> Callable[[str], float]:
     return checked(lambda value: v.check_probability(name, value), float, "a number")
 
 
+MAX_SCHEDULE_BYTES = 1 << 20
+
+
+class ScheduleFile(NamedTuple):
+    """A schedule and the file it was read from (a picture records the file)."""
+
+    path: str
+    schedule: Schedule
+
+
+def schedule_of(args: argparse.Namespace) -> Schedule | None:
+    """The schedule that --schedule gave, if any."""
+    return None if args.schedule is None else args.schedule.schedule
+
+
+def _schedule(path: str) -> ScheduleFile:
+    """The schedule in file ``path`` (the JSON of ``Schedule.to_json()``)."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read(MAX_SCHEDULE_BYTES + 1)
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    if len(text) > MAX_SCHEDULE_BYTES:
+        raise argparse.ArgumentTypeError(f"{path!r} is over {MAX_SCHEDULE_BYTES} bytes: not a schedule")
+    try:
+        return ScheduleFile(path, Schedule.from_json(text))
+    except (TypeError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(f"{path!r} is not a schedule: {exc}") from None
+
+
 def _knob(name: str) -> Callable[[str], float]:
     """A number that BandParams's check of ``name`` takes."""
     return checked(lambda value: float(BandParams.check(name, value)), float, "a number")
@@ -89,7 +120,7 @@ def add_banded(p: argparse.ArgumentParser) -> None:
         "--band",
         type=band_type,
         metavar="K",
-        help="the banded maze (InfiniteMaze) with K rows per band, K >= 2",
+        help=f"the banded maze (InfiniteMaze) with K rows per band, 2 <= K <= {MAX_BAND}",
     )
     p.add_argument(
         "--start", type=start_type, metavar="ROW", help="with --band: the first row, any integer (0)"
@@ -98,12 +129,18 @@ def add_banded(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             f"--{name}", type=_knob(name), metavar="P", help=f"with --band: {BandParams.help(name)}"
         )
+    p.add_argument(
+        "--schedule",
+        type=_schedule,
+        metavar="FILE",
+        help="with --band: parameters by band, the JSON of es.Schedule.to_json()",
+    )
 
 
 def check_banded(args: argparse.Namespace) -> None:
     """--start and the banded maze's own parameters need --band."""
     if args.band is None:
-        for name in ("start", *BANDED_ONLY):
+        for name in ("start", *BANDED_ONLY, "schedule"):
             if getattr(args, name) is not None:
                 raise UsageError(f"--{name} needs --band")
 

@@ -15,6 +15,7 @@ from .. import _validate as v
 from .._generators import RENDER_KINDS, generator
 from .._growing_tree import parse_strategy
 from .._params import BandParams
+from .._schedule import Schedule
 from .._stream_base import closed_rows
 from ..banded import ROW_LIMIT, InfiniteMaze
 from ..image import write_image, write_png
@@ -87,6 +88,8 @@ class RenderPlan:
     band: int | None
     start: int
     params: BandParams  # the banded maze's (with --band)
+    schedule: Schedule | None
+    schedule_path: str | None
 
     @property
     def streamed(self) -> bool:
@@ -101,6 +104,8 @@ class RenderPlan:
             params += [f"--horizontal {self.horizontal!r}", f"--vertical {self.vertical!r}"]
         if self.band is not None:
             params += [f"--band {self.band}", f"--start {self.start}", *opt.band_options(self.params)]
+            if self.schedule_path is not None:
+                params.append(f"--schedule {self.schedule_path}")
         if self.algorithm == "growing-tree":
             params.append(f"--strategy {self.strategy}")
         params += [f"--cell {self.cell}", f"--wall {self.wall}"]
@@ -199,6 +204,8 @@ def plan(args: argparse.Namespace) -> RenderPlan:
         band=args.band,
         start=0 if args.start is None else args.start,
         params=opt.band_params(args),
+        schedule=opt.schedule_of(args),
+        schedule_path=None if args.schedule is None else args.schedule.path,
     )
     _check_rows(p)
     _check_size(p)
@@ -226,7 +233,7 @@ class Progress:
 def _stream(p: RenderPlan) -> Stream:
     if p.band is None:
         return EllerStream(p.width, p.seed, p.horizontal, p.vertical)
-    return InfiniteMaze.from_params(p.width, p.band, p.seed, p.params).stream(p.start)
+    return InfiniteMaze.from_params(p.width, p.band, p.seed, p.params, p.schedule).stream(p.start)
 
 
 def _rows(p: RenderPlan) -> Iterator[np.ndarray]:

@@ -124,12 +124,14 @@ def _resumed(args: argparse.Namespace) -> tuple[Stream, np.ndarray | None]:
         "vertical": stream.vertical,
         "band": None,
         **dict.fromkeys(opt.BANDED_ONLY),
+        "schedule": None,
     }
     if isinstance(stream, BandedStream):
         saved["band"] = stream.band
         saved.update({name: getattr(stream.params, name) for name in opt.BANDED_ONLY})
+        saved["schedule"] = stream.maze.schedule
     for name, value in saved.items():
-        option, given = f"--{name}", getattr(args, name)
+        option, given = f"--{name}", opt.schedule_of(args) if name == "schedule" else getattr(args, name)
         if given is not None and given != value:
             raise UsageError(f"{option} {given} disagrees with the resumed state ({value})")
     return stream, previous
@@ -145,7 +147,7 @@ def _new_stream(args: argparse.Namespace, style: str, tty: bool) -> Stream:
         h = 0.5 if args.horizontal is None else args.horizontal
         vert = 0.5 if args.vertical is None else args.vertical
         return EllerStream(width, args.seed, h, vert)
-    maze = InfiniteMaze.from_params(width, args.band, args.seed, opt.band_params(args))
+    maze = InfiniteMaze.from_params(width, args.band, args.seed, opt.band_params(args), opt.schedule_of(args))
     return maze.stream(0 if args.start is None else args.start)
 
 
