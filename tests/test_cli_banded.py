@@ -3,32 +3,15 @@ row, saved and resumed, drawn, and refused with one line when asked wrong."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import png
 import pytest
+from cli_support import raw_rows as raw
+from cli_support import run as cli
 
 import eller_stream as es
 
 from naive import parse_ascii, perfect_problems
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "eller_stream", *args], capture_output=True, env=ENV, timeout=120, check=False
-    )
-
-
-def raw(*args: str, width: int) -> np.ndarray:
-    out = cli(*args, "--style", "raw", "--width", str(width))
-    assert out.returncode == 0, out.stderr
-    return np.frombuffer(out.stdout, np.uint8).reshape(-1, width)
 
 
 @pytest.mark.parametrize("start", [-1000, 0, 10**12, -(2**63), 2**63 - 1 - 40])

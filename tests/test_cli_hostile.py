@@ -23,6 +23,7 @@ import time
 import numpy as np
 import png
 import pytest
+from cli_support import CMD, ENV, ROOT, one_error_line, raw, run
 
 import eller_stream as es
 from eller_stream import _atomic, cli
@@ -30,28 +31,6 @@ from eller_stream.cli import ExitStatus
 from eller_stream.cli import state as cli_state
 
 from naive import parse_ascii, parse_unicode, perfect_problems
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
-CMD = [sys.executable, "-m", "eller_stream"]
-
-
-def run(*args: str, stdout=subprocess.PIPE, timeout: float = 120, **kw) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [*CMD, *args], stdout=stdout, stderr=subprocess.PIPE, env=ENV, timeout=timeout, check=False, **kw
-    )
-
-
-def one_error_line(err: bytes) -> str:
-    text = err.decode()
-    lines = text.splitlines()
-    assert "Traceback" not in text, text
-    assert len(lines) == 1 and lines[0].startswith("eller-stream: error: "), text
-    return lines[0]
-
-
-def raw(data: bytes, width: int) -> np.ndarray:
-    return np.frombuffer(data, np.uint8).reshape(-1, width)
 
 
 @contextlib.contextmanager

@@ -4,30 +4,13 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
+from cli_support import raw_rows as raw
+from cli_support import run as cli
 
 import eller_stream as es
 from eller_stream._params import BandParams
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "eller_stream", *args], capture_output=True, env=ENV, timeout=120, check=False
-    )
-
-
-def raw(*args: str, width: int) -> np.ndarray:
-    out = cli(*args, "--style", "raw", "--width", str(width))
-    assert out.returncode == 0, out.stderr
-    return np.frombuffer(out.stdout, np.uint8).reshape(-1, width)
 
 
 @pytest.fixture
@@ -82,7 +65,8 @@ def test_render_records_and_redraws_the_level(tmp_path, ramp):
     reader = png.Reader(filename=str(first))
     chunks = dict(reader.chunks())
     description = chunks[b"tEXt"].split(b"\0", 1)[1].decode()
-    assert "--loops 0.5" in description and "--rooms 0.3" in description and f"--schedule {path}" in description
+    for option in ("--loops 0.5", "--rooms 0.3", f"--schedule {path}"):
+        assert option in description
     again = tmp_path / "b.png"
     out = cli("render", "-o", str(again), *description.split()[2:])
     assert out.returncode == 0, out.stderr
@@ -118,4 +102,5 @@ def test_a_file_that_is_not_a_schedule_is_one_line(tmp_path, text):
     for command in ([], ["render", "-o", str(tmp_path / "x.png")]):
         out = cli(*command, "--band", "4", "--schedule", str(path), "--rows", "3")
         assert out.returncode == 2 and out.stderr.count(b"\n") == 1
-        assert out.stderr.startswith(b"eller-stream: error: --schedule: ") and b"is not a schedule" in out.stderr
+        assert out.stderr.startswith(b"eller-stream: error: --schedule: ")
+        assert b"is not a schedule" in out.stderr

@@ -16,33 +16,14 @@ import textwrap
 
 import numpy as np
 import pytest
+from cli_support import CMD, ENV, ROOT, one_error_line, raw, run
 
 import eller_stream as es
 
 from naive import parse_ascii, perfect_problems
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
-CMD = [sys.executable, "-m", "eller_stream"]
 END = 2**63 - 1  # the banded maze's last row
 ROW_LIMIT_STATUS = 3
-
-
-def run(*args: str, timeout: float = 120, **kw) -> subprocess.CompletedProcess[bytes]:
-    kw.setdefault("stdout", subprocess.PIPE)
-    return subprocess.run([*CMD, *args], stderr=subprocess.PIPE, env=ENV, timeout=timeout, check=False, **kw)
-
-
-def one_error_line(err: bytes) -> str:
-    text = err.decode()
-    lines = text.splitlines()
-    assert "Traceback" not in text, text
-    assert len(lines) == 1 and lines[0].startswith("eller-stream: error: "), text
-    return lines[0]
-
-
-def raw(data: bytes, width: int) -> np.ndarray:
-    return np.frombuffer(data, np.uint8).reshape(-1, width)
 
 
 def banded(width: int, start: int, rows: int, seed: int = 1, band: int = 4) -> np.ndarray:
