@@ -16,7 +16,7 @@ import numpy as np
 
 from ._band_kernels import LOOP_SALT, TH_DOOR_ABOVE, TH_LOOP, seam_doors
 from ._format import EAST, SOUTH
-from ._numba import _U64, _njit
+from ._numba import _U64, _njit, _sel
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 
@@ -29,61 +29,51 @@ def loop_key(key: np.uint64, band: np.uint64) -> np.uint64:
 @_njit(inline="always")
 def _open_sides(rows: np.ndarray, y: int, x: int, doors_above: np.ndarray) -> int:
     """How many sides of cell (y, x) of a band's rows are open (north of
-    the band's first row: the doors of the seam above)."""
-    v = rows[y, x]
-    n = int(v & EAST) + int((v >> 1) & 1)
-    if x > 0:
-        n += int(rows[y, x - 1] & EAST)
-    if y > 0:
-        n += int((rows[y - 1, x] >> 1) & 1)
-    else:
-        n += int(doors_above[x])
-    return n
+    the band's first row: the doors of the seam above), without a branch."""
+    v = np.int64(rows[y, x])
+    west = np.int64(rows[y, max(x - 1, 0)]) & np.int64(x > 0)
+    north_row = (np.int64(rows[max(y - 1, 0), x]) >> 1) & 1
+    north = _sel(np.int64(y > 0), north_row, np.int64(doors_above[x]))
+    return int((v & 1) + ((v >> 1) & 1) + (west & 1) + north)
 
 
-@_njit
+@_njit(inline="always")
 def _braid_cell(rows: np.ndarray, y: int, x: int, bits: np.uint64, doors: np.ndarray) -> None:
     """Open the wall of dead end (y, x) that its draw ``bits`` picks among
-    the closed ones to neighbours inside the band, dead ends first."""
+    the closed ones to neighbours inside the band, dead ends first.
+
+    Candidates are bits of a 4-bit mask in the order north, south, west,
+    east; the k-th set bit of the pool is taken, without a branch but the
+    one for a cell with no candidate."""
     height, width = rows.shape
-    n_all = 0
-    n_dead = 0
-    dirs = 0  # candidates, two bits each (N S W E = 0 1 2 3)
-    dead = 0  # candidates that are dead ends, two bits each
-    for d in range(4):
-        ny = y - 1 if d == 0 else (y + 1 if d == 1 else y)
-        nx = x - 1 if d == 2 else (x + 1 if d == 3 else x)
-        if ny < 0 or ny >= height or nx < 0 or nx >= width:
-            continue
-        if d == 0:
-            closed = (rows[ny, x] & SOUTH) == 0
-        elif d == 1:
-            closed = (rows[y, x] & SOUTH) == 0
-        elif d == 2:
-            closed = (rows[y, nx] & EAST) == 0
-        else:
-            closed = (rows[y, x] & EAST) == 0
-        if not closed:
-            continue
-        dirs |= d << (2 * n_all)
-        n_all += 1
-        if _open_sides(rows, ny, nx, doors) == 1:
-            dead |= d << (2 * n_dead)
-            n_dead += 1
-    if n_all == 0:
+    v = np.int64(rows[y, x])
+    yn, ys = max(y - 1, 0), min(y + 1, height - 1)
+    xw, xe = max(x - 1, 0), min(x + 1, width - 1)
+    north = np.int64(y > 0) & ((np.int64(rows[yn, x]) >> 1) ^ 1) & 1
+    south = np.int64(y + 1 < height) & ((v >> 1) ^ 1) & 1
+    west = np.int64(x > 0) & (np.int64(rows[y, xw]) ^ 1) & 1
+    east = np.int64(x + 1 < width) & (v ^ 1) & 1
+    cand = north | (south << 1) | (west << 2) | (east << 3)
+    dead = (
+        (north & np.int64(_open_sides(rows, yn, x, doors) == 1))
+        | ((south & np.int64(_open_sides(rows, ys, x, doors) == 1)) << 1)
+        | ((west & np.int64(_open_sides(rows, y, xw, doors) == 1)) << 2)
+        | ((east & np.int64(_open_sides(rows, y, xe, doors) == 1)) << 3)
+    )
+    pool = _sel(np.int64(dead != 0), dead, cand)
+    n = (pool & 1) + ((pool >> 1) & 1) + ((pool >> 2) & 1) + ((pool >> 3) & 1)
+    if n == 0:
         return
-    pool = dead if n_dead > 0 else dirs
-    n = n_dead if n_dead > 0 else n_all
-    k = int(((bits >> _S32) * _U64(n)) >> _S32)
-    d = (pool >> (2 * k)) & 3
-    if d == 0:
-        rows[y - 1, x] |= SOUTH
-    elif d == 1:
-        rows[y, x] |= SOUTH
-    elif d == 2:
-        rows[y, x - 1] |= EAST
-    else:
-        rows[y, x] |= EAST
+    k = np.int64(((bits >> _S32) * _U64(n)) >> _S32)
+    for _ in range(k):  # drop the k lowest set bits: the k-th candidate is the lowest left
+        pool &= pool - 1
+    d = 0
+    d += np.int64((pool & 1) == 0)
+    d += np.int64((pool & 3) == 0)
+    d += np.int64((pool & 7) == 0)
+    ty = y - np.int64(d == 0)
+    tx = x - np.int64(d == 2)
+    rows[ty, tx] |= np.uint8(_sel(np.int64(d < 2), np.int64(SOUTH), np.int64(EAST)))
 
 
 @_njit
@@ -92,25 +82,38 @@ def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray
     band ``band``, in place; nothing when ``th[TH_LOOP]`` is 0.  ``doors``
     (``width`` entries) is scratch: it takes the doors of seam ``band``.
 
-    One pass, row-major, reading each cell's sides as the pass has left
-    them: its own flags, its west neighbour's EAST (carried along the row)
-    and the SOUTH of the cell above (the doors above the first row)."""
+    The scan is row-major, each cell's sides read as the scan has left them.
+    Opening walls only takes dead ends away (a side count only grows), so a
+    row's candidates can be listed first, without a branch (a cell that is a
+    dead end, or has fewer sides, and whose draw opens a loop), then taken
+    in order, each braided if it is still a dead end: the same walls as a
+    cell-by-cell scan, without its unpredictable branches."""
     loop_below = _U64(th[TH_LOOP])
     if loop_below == _U64(0):
         return
     height, width = rows.shape
     seam_doors(doors, key, _U64(band), th[TH_DOOR_ABOVE])
     lkey = loop_key(key, band)
+    picked = np.empty(width, np.int64)
     for y in range(height):
         row = rows[y]
         above = rows[y - 1] if y > 0 else doors  # doors are 0/1: the north side is bit 0 there
         shift = 1 if y > 0 else 0
+        base = _U64(y) * _U64(width)
+        n = 0
         west = np.int64(0)
-        for x in range(width):
+        for x in range(width):  # the cells with at most one side open
             v = np.int64(row[x])
             sides = (v & 1) + ((v >> 1) & 1) + west + ((np.int64(above[x]) >> shift) & 1)
-            if sides == 1:
-                bits = random_bits(lkey, _U64(y) * _U64(width) + _U64(x))
-                if (bits & _LOW32) < loop_below:
-                    _braid_cell(rows, y, x, bits, doors)
-            west = np.int64(row[x]) & 1
+            picked[n] = x
+            n += np.int64(sides <= 1)
+            west = v & 1
+        m = 0
+        for i in range(n):  # ... whose draw opens a loop
+            x = picked[i]
+            picked[m] = x
+            m += np.int64((random_bits(lkey, base + _U64(x)) & _LOW32) < loop_below)
+        for i in range(m):  # in scan order, each if it is still a dead end
+            x = picked[i]
+            if _open_sides(rows, y, x, doors) == 1:
+                _braid_cell(rows, y, x, random_bits(lkey, base + _U64(x)), doors)
