@@ -16,7 +16,7 @@ import numpy as np
 
 from ._band_kernels import LOOP_SALT, TH_DOOR_ABOVE, TH_LOOP, seam_doors
 from ._format import EAST, SOUTH
-from ._numba import _U64, _njit, _sel
+from ._numba import _U64, Int64, _njit, _sel
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 
@@ -67,10 +67,7 @@ def _braid_cell(rows: np.ndarray, y: int, x: int, bits: np.uint64, doors: np.nda
     k = np.int64(((bits >> _S32) * _U64(n)) >> _S32)
     for _ in range(k):  # drop the k lowest set bits: the k-th candidate is the lowest left
         pool &= pool - 1
-    d = 0
-    d += np.int64((pool & 1) == 0)
-    d += np.int64((pool & 3) == 0)
-    d += np.int64((pool & 7) == 0)
+    d = np.int64((pool & 1) == 0) + np.int64((pool & 3) == 0) + np.int64((pool & 7) == 0)  # its index
     ty = y - np.int64(d == 0)
     tx = x - np.int64(d == 2)
     rows[ty, tx] |= np.uint8(_sel(np.int64(d < 2), np.int64(SOUTH), np.int64(EAST)))
@@ -100,7 +97,7 @@ def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray
         above = rows[y - 1] if y > 0 else doors  # doors are 0/1: the north side is bit 0 there
         shift = 1 if y > 0 else 0
         base = _U64(y) * _U64(width)
-        n = 0
+        n: Int64 = 0
         west = np.int64(0)
         for x in range(width):  # the cells with at most one side open
             v = np.int64(row[x])
@@ -108,7 +105,7 @@ def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray
             picked[n] = x
             n += np.int64(sides <= 1)
             west = v & 1
-        m = 0
+        m: Int64 = 0
         for i in range(n):  # ... whose draw opens a loop
             x = picked[i]
             picked[m] = x

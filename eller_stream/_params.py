@@ -55,11 +55,11 @@ def _room_share(name: str, value: object) -> float:
     return result
 
 
-def _knob(default: float, check: Any, help: str) -> Any:
+def _knob(default: float, check: Any, help: str, whole: bool = False) -> Any:
     """A field of :class:`BandParams`: its default, the check that turns a
     given value into the stored one (``check(name, value)``), and the help
     text of its command-line option (``--NAME``)."""
-    return field(default=default, metadata={"check": check, "help": help})
+    return field(default=default, metadata={"check": check, "help": help, "whole": whole})
 
 
 @dataclass(frozen=True)
@@ -94,8 +94,12 @@ class BandParams:
     horizontal: float = _knob(0.5, check_probability, "probability of joining side-by-side sets, in [0, 1]")
     vertical: float = _knob(0.5, check_probability, "probability of an extra downward opening, in [0, 1]")
     doors: float = _knob(DEFAULT_DOORS, _door_share, "share of door columns at the seams, in (0, 1]")
-    loops: float = _knob(0.0, check_probability, "probability that a dead end opens into a loop, in [0, 1]")
-    rooms: float = _knob(0.0, _room_share, "about the share of a band's cells in rooms, in [0, 1)")
+    loops: float = _knob(
+        0.0, check_probability, "probability that a dead end opens into a loop, in [0, 1]", whole=True
+    )
+    rooms: float = _knob(
+        0.0, _room_share, "about the share of a band's cells in rooms, in [0, 1)", whole=True
+    )
 
     def __post_init__(self) -> None:
         for name in self.names():
@@ -105,6 +109,16 @@ class BandParams:
     def names(cls) -> tuple[str, ...]:
         """The parameters' names, in order."""
         return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def whole_names(cls) -> tuple[str, ...]:
+        """The parameters that, above 0, need a band made whole before any of
+        its rows is known (loops, rooms)."""
+        return tuple(f.name for f in dataclasses.fields(cls) if f.metadata["whole"])
+
+    def needs_whole(self) -> bool:
+        """Whether a band with these parameters is made whole (see :meth:`whole_names`)."""
+        return any(getattr(self, name) > 0.0 for name in self.whole_names())
 
     @classmethod
     def check(cls, name: str, value: object) -> Any:

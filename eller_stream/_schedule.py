@@ -165,10 +165,12 @@ class Schedule:
 
     # -- values ----------------------------------------------------------------
     def makes_whole(self, params: BandParams) -> bool:
-        """Whether some band has ``loops > 0`` or ``rooms > 0``, and so is made
-        whole (``params``: the maze's own values)."""
+        """Whether some band has a parameter of ``BandParams.whole_names()``
+        (loops, rooms) above 0, and so is made whole (``params``: the maze's
+        own values)."""
         own = params.as_dict()
-        return any(frame.get(name, own[name]) > 0.0 for frame in self._frames for name in ("loops", "rooms"))
+        names = BandParams.whole_names()
+        return any(frame.get(name, own[name]) > 0.0 for frame in self._frames for name in names)
 
     def values(self, params: BandParams, bands: np.ndarray) -> dict[str, np.ndarray]:
         """Each parameter's float64 values at the int64 ``bands``."""

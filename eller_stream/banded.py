@@ -126,10 +126,9 @@ class InfiniteMaze:
         self._key = seed_key(self._seed)
         self._th = params.thresholds()
         # the rows of today's kernels alone (no loops, no schedule): the path that costs nothing extra
-        self._plain = schedule is None and params.loops == 0.0 and params.rooms == 0.0
+        self._plain = schedule is None and not params.needs_whole()
         # bands with loops or rooms are made whole (and held whole by a stream)
-        whole = params.loops > 0.0 or params.rooms > 0.0
-        self._whole = whole if schedule is None else schedule.makes_whole(params)
+        self._whole = params.needs_whole() if schedule is None else schedule.makes_whole(params)
 
     @classmethod
     def from_params(
