@@ -184,7 +184,8 @@ def save(player: Player, path: str) -> None:
     be made again, so no row is saved)."""
     m = player.win.maze
     tmp = path + ".part.npz"
-    np.savez(tmp, params=np.array([m.width, m.band, m.seed], np.uint64), player=np.array(player.cell, np.int64))
+    params = np.array([m.width, m.band, m.seed], np.uint64)
+    np.savez(tmp, params=params, player=np.array(player.cell, np.int64))
     os.replace(tmp, path)
 
 
@@ -249,7 +250,8 @@ def play(args: argparse.Namespace) -> int:
             if event.type == pygame.QUIT:
                 running = False
             elif event.type == pygame.KEYDOWN:
-                keys = {pygame.K_UP: "north", pygame.K_DOWN: "south", pygame.K_LEFT: "west", pygame.K_RIGHT: "east"}
+                keys = {pygame.K_UP: "north", pygame.K_DOWN: "south"}
+                keys.update({pygame.K_LEFT: "west", pygame.K_RIGHT: "east"})
                 if event.key in keys:
                     player.plan = []
                     player.move(keys[event.key])
