@@ -391,6 +391,16 @@ class InfiniteMaze:
         ``(stop - start, width)`` array, a pure function of ``(seed, row,
         column, salt)`` (any int salt in ``[0, 2**64)``, one per kind of
         item), independent of the walls; see :mod:`eller_stream._content`.
+        Placed on a cell that ``Window.reachable`` marks, an item is one the
+        player can reach within the kept rows.
+
+        Parameters
+        ----------
+        start, stop : int
+            The rows, any ints with ``start < stop`` in ``[-2**63, 2**63]``.
+        salt : int
+            In ``[0, 2**64)``: another salt gives other numbers, independent
+            of these.
 
         >>> import eller_stream as es
         >>> maze = es.InfiniteMaze(8, band=4, seed=3)

@@ -131,7 +131,8 @@ class Window:
     @property
     def rows(self) -> np.ndarray:
         """The rows kept, ``top`` to ``bottom - 1``: a read-only ``(bottom -
-        top, width)`` uint8 view (it changes when the window moves)."""
+        top, width)`` uint8 view (one taken before a move keeps the rows of
+        then: a move puts the rows in a new array)."""
         view = self._buf.view()
         view.flags.writeable = False
         return view
