@@ -55,7 +55,7 @@ MAX_RENDER_BYTES = 1 << 30  # memory a render may plan to use
 
 
 def parser() -> Parser:
-    p = Parser(f"{PROG} render", "Draw a maze as a PNG or SVG picture.", EXAMPLES)
+    p = Parser(f"{PROG} render", "Draw a maze as a PNG or SVG picture, or write it as a Tiled map.", EXAMPLES)
     p.add_argument("-o", "--output", required=True, help="the .png, .svg, .tmj or .tmx file to write")
     opt.add_width(p, "cells per row (40)", default=40)
     p.add_argument("--rows", type=opt.rows_type, default=30, help="rows (30)")
