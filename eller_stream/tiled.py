@@ -15,9 +15,9 @@ there).  Cell ``(row, col)`` is tile ``(2*(row - first_row) + top, 2*col +
 1)`` of a finite map.  ``infinite=True`` writes Tiled's chunked infinite map
 (16x16 chunks), in which cell ``(row, col)`` is tile ``(2*row + 1, 2*col +
 1)`` whatever the grid's first row: a map of the rows a game has now lines
-up with the map of rows it had before (Tiled itself keeps tile coordinates
-in 32-bit ints: its editor opens such maps of rows within about ±2**30;
-pytiled-parser reads any).  pytmx reads the finite maps only (it refuses
+up with the map of rows it had before (the Tiled editor holds tile
+coordinates in 32-bit ints, so rows past about ±2**30 are likely beyond it:
+not tested here; pytiled-parser reads any).  pytmx reads the finite maps only (it refuses
 infinite ones, raising); pytiled-parser and Tiled read both.  pytmx also
 refuses object properties named like an object's attributes (``x``,
 ``y``, ``width``, ``name``, ...).
