@@ -35,11 +35,13 @@ _EXPORTS = {
     "InfiniteMaze": ".banded",
     "Schedule": "._schedule",
     "TextRenderer": ".render",
+    "Window": ".window",
     "backtracker": "._backtracker",
     "closed_rows": "._stream_base",
     "compare": "._compare",
     "count_passages": ".analysis",
     "detour": ".analysis",
+    "distances": ".analysis",
     "eller": ".stream",
     "growing_tree": "._growing_tree",
     "is_perfect": ".analysis",
@@ -57,6 +59,7 @@ _EXPORTS = {
     "tiles": ".render",
     "validate": ".analysis",
     "write_png": ".image",
+    "write_tiled": ".tiled",
 }
 
 if TYPE_CHECKING:
@@ -71,6 +74,7 @@ if TYPE_CHECKING:
         Metrics,
         count_passages,
         detour,
+        distances,
         is_perfect,
         metrics,
         solve,
@@ -81,6 +85,8 @@ if TYPE_CHECKING:
     from .image import png_rows, svg, write_image, write_png  # noqa: F401
     from .render import STYLES, TextRenderer, read_raw, text, text_rows, tile_rows, tiles  # noqa: F401
     from .stream import EllerStream, eller  # noqa: F401
+    from .tiled import write_tiled  # noqa: F401
+    from .window import Window  # noqa: F401
 
 __all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _bfs_kernels as bk
 from . import _detour_kernels as dk
 from . import _loops_kernels as lk
 from . import _walk_kernels as wk
@@ -36,6 +37,7 @@ __all__ = [
     "Metrics",
     "count_passages",
     "detour",
+    "distances",
     "is_perfect",
     "metrics",
     "solve",
@@ -132,7 +134,8 @@ def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.
     A depth-first walk: the backtracker's own loop, whose stack, when it
     reaches ``end``, is the path (kept as one byte per cell of "way back"
     directions).  In a perfect maze that path is the only one.  Raises
-    ``ValueError`` when ``end`` cannot be reached.
+    ``ValueError`` when the grid does not connect ``start`` and ``end``
+    (the one behaviour for any grid, connected or not).
 
     Parameters
     ----------
@@ -160,10 +163,47 @@ def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.
         reached = call(wk.walk, mark, w, h, source, target, 0)[0]
         shift, bias = PARENT_SHIFT, 0
     if not reached:
-        raise ValueError(f"end {(ey, ex)} cannot be reached from start {(sy, sx)}")
+        raise ValueError(
+            f"end {(ey, ex)} cannot be reached from start {(sy, sx)}: the grid does not connect them"
+        )
     out = np.empty((call(wk.path_length, mark, w, source, target, shift, bias), 2), np.int64)
     call(wk.path_from_parents, mark, w, source, target, shift, bias, out)
     return out
+
+
+def bfs_distances(grid: np.ndarray, source: int, target: int = -1) -> np.ndarray:
+    """Flat int64 distances from the flat cell ``source`` of a checked grid
+    (-1 where it does not reach; the search stops at ``target`` if >= 0)."""
+    dist = np.full(grid.size, -1, np.int64)
+    call(bk.bfs, grid, source, target, dist, np.empty(grid.size, np.int32))
+    return dist
+
+
+def distances(grid: np.ndarray, cell: tuple[int, int]) -> np.ndarray:
+    """The fewest steps from ``cell`` to every cell of ``grid``: an int64
+    array of the grid's shape, -1 where the grid does not connect them.
+
+    A breadth-first search (a numba kernel, O(cells)), so the distances are
+    true shortest-path lengths in any grid: perfect, with loops or rooms, or
+    in parts.  Passages out of the grid (``EAST`` in the last column,
+    ``SOUTH`` in the last row, as a block of an endless maze has) are not
+    followed.
+
+    Parameters
+    ----------
+    grid:
+        A ``(height, width)`` uint8 array in the row format, from any
+        generator, with both sides at least 1 and fewer than 2**31 cells.
+    cell:
+        The ``(y, x)`` cell to measure from (a tuple, list or array of two ints).
+
+    >>> import numpy as np, eller_stream as es
+    >>> es.distances(np.array([[1, 2], [0, 0]], np.uint8), (0, 0)).tolist()
+    [[0, 1], [-1, 2]]
+    """
+    grid = _check_grid(grid)
+    y, x = _check_cell("cell", cell, grid.shape)
+    return bfs_distances(grid, y * grid.shape[1] + x).reshape(grid.shape)
 
 
 def _masks(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _band_kernels as bk
+from . import _content
 from . import _level_kernels as lk
 from . import _parallel as par
 from . import _room_kernels as rk
@@ -383,6 +384,30 @@ class InfiniteMaze:
                 rects[:, 0] += b * k
                 found.append(rects[(rects[:, 0] < stop) & (rects[:, 0] + rects[:, 2] > start)])
         return np.ascontiguousarray(np.concatenate(found))
+
+    def random(self, start: int, stop: int, salt: int = 0) -> np.ndarray:
+        """Seeded numbers in [0, 1) for rows ``start`` to ``stop - 1``: a float64
+        ``(stop - start, width)`` array, a pure function of ``(seed, row,
+        column, salt)`` (any int salt in ``[0, 2**64)``, one per kind of
+        item), independent of the walls; see :mod:`eller_stream._content`.
+        Placed on a cell that ``Window.reachable`` marks, an item is one the
+        player can reach within the kept rows.
+
+        Parameters
+        ----------
+        start, stop : int
+            The rows, any ints with ``start < stop`` in ``[-2**63, 2**63]``.
+        salt : int
+            In ``[0, 2**64)``: another salt gives other numbers, independent
+            of these.
+
+        >>> import eller_stream as es
+        >>> maze = es.InfiniteMaze(8, band=4, seed=3)
+        >>> r = maze.random(-10, 10, salt=1)
+        >>> r.shape, bool((r[10:] == maze.random(0, 10, salt=1)).all())
+        ((20, 8), True)
+        """
+        return _content.cell_random(self._key, self._width, start, stop, salt)
 
     def __getitem__(self, index: int | slice) -> np.ndarray:
         """``maze[a:b]`` is ``maze.rows(a, b)``; ``maze[r]`` is row ``r`` (a

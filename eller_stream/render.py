@@ -70,22 +70,29 @@ _NL = ord("\n")
 _WALL = ord("█")
 
 
-def tiles(grid: np.ndarray) -> np.ndarray:
+def tiles(grid: np.ndarray, top: bool = True) -> np.ndarray:
     """The walls of a maze as a bool tile map of shape ``(2h+1, 2w+1)``, ``[y, x]``.
 
     Cell ``(y, x)`` is tile ``(2y+1, 2x+1)``; ``True`` is a wall.  Works for
     any block of rows: without the closing row, the bottom tile row shows the
-    openings through which the maze goes on.
+    openings through which the maze goes on.  With ``top=False`` the top
+    edge is left open, as :func:`tile_rows` leaves it: the top border row is
+    not there (shape ``(2h, 2w+1)``, cell ``(y, x)`` is tile ``(2y, 2x+1)``),
+    for a block of rows that goes on above.
 
     Parameters
     ----------
     grid : numpy.ndarray
         A ``(h, w)`` uint8 array of maze rows (a 1-d row is one row).
+    top : bool
+        Give the top border row (the default).
 
     >>> import eller_stream as es
     >>> t = es.tiles(es.eller(4, 3, seed=1))
     >>> t.shape, t.dtype, bool(t[0].all() and t[:, 0].all())
     ((7, 9), dtype('bool'), True)
+    >>> bool((es.tiles(es.eller(4, 3, seed=1), top=False) == t[1:]).all())
+    True
     """
     grid = check_rows("grid", grid)
     h, w = grid.shape
@@ -93,7 +100,7 @@ def tiles(grid: np.ndarray) -> np.ndarray:
     out[1::2, 1:-1:2] = False
     out[1::2, 2:-1:2] = (grid[:, :-1] & EAST) == 0
     out[2::2, 1:-1:2] = (grid & SOUTH) == 0
-    return out
+    return out if top else out[1:]
 
 
 def tile_rows(rows: Iterable[np.ndarray], top: bool = True) -> Iterator[np.ndarray]:

@@ -1,12 +1,19 @@
 """An endless maze level that scrolls as a player walks it, up or down (pygame).
 
-The level is an ``es.InfiniteMaze``: every row comes from (seed, row) alone,
-so the program keeps only a window of rows around the player, regenerates
-any row it needs again, and lets the player walk down and back up without
-limit.  It keeps ``band - 1`` rows above the player: the banded maze
-guarantees that every cell reaches the next row inside them, so the
-autoplay player never gets stranded.  ``--plain`` plays the same window on
-a plain ``EllerStream`` instead, to show the player getting stranded there.
+The level is an ``es.InfiniteMaze`` seen through an ``es.Window``: every row
+comes from (seed, row) alone, so the window keeps only the rows around the
+player, makes again any row it needs, and lets the player walk down and
+back up without limit.  The window keeps ``band - 1`` rows above the
+player (its default): the banded maze guarantees that every cell reaches
+the next row inside them, so the autoplay player never gets stranded.
+
+The level gets harder as the player goes down: an ``es.Schedule`` from band
+0 to band 50 takes the loops from 0.6 to 0 (no shortcuts: more dead ends,
+one way on) and the rooms (open places to rest in, ``rooms=``) from 0.25 to
+0.05, and lengthens the corridors (``horizontal`` 0.5 -> 0.7).  Coins lie
+where ``maze.random`` says, only on cells the player can reach in the rows
+kept (``win.reachable``).  ``--plain`` plays the same window on a plain
+``EllerStream`` instead, to show the player getting stranded there.
 
     python examples/endless_level.py                 # a window: arrows move, A autoplay, S saves, Esc quits
     python examples/endless_level.py --resume level.npz
@@ -37,7 +44,6 @@ def _on_interrupt(signum, frame) -> None:
 signal.signal(signal.SIGINT, _on_interrupt)
 
 import argparse  # noqa: E402
-import collections  # noqa: E402
 import hashlib  # noqa: E402
 import itertools  # noqa: E402
 import json  # noqa: E402
@@ -48,170 +54,166 @@ import eller_stream as es  # noqa: E402
 
 AHEAD = 16  # maze rows kept below the player
 TILE = 8  # pixels per tile
+COIN_SALT = 1  # maze.random's salt for the coins
+COIN_SHARE = 0.03  # about this share of cells has a coin
 COLOURS = {
     "wall": (30, 32, 44),
     "floor": (226, 221, 205),
     "plan": (240, 190, 120),
+    "coin": (230, 180, 30),
     "player": (210, 40, 40),
 }
+# Harder on the way down: fewer loops (more dead ends), fewer rooms, longer corridors.
+SCHEDULE = {0: {"loops": 0.6, "horizontal": 0.5}, 50: {"loops": 0.0, "rooms": 0.05, "horizontal": 0.7}}
+MOVES = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
 
 
-class Level:
-    """The rows of an endless maze around the player, and the player.
+def make_maze(width: int, band: int, seed: int) -> es.InfiniteMaze:
+    """The level's maze: rooms, and the schedule that makes it harder below."""
+    return es.InfiniteMaze(width, band=band, seed=seed, rooms=0.25, schedule=es.Schedule(SCHEDULE))
 
-    ``maze`` (an InfiniteMaze) gives any row again; with ``stream`` (a plain
-    EllerStream) instead, rows only come forward and a row dropped is gone.
-    """
 
-    def __init__(self, maze=None, stream=None, player=(0, 0), above: int = 15) -> None:
-        self.maze = maze
-        self.stream = stream
-        self.above = above  # rows kept above the player
-        self.player = player  # (absolute row, x)
-        self.top = player[0] - above if maze is not None else player[0]  # absolute row of rows[0]
-        self.rows: collections.deque = collections.deque()
-        self.plan: list[tuple[int, int]] = []
-        self.generated = 0
-        self.most_rows = 0
-        self.stuck = 0  # autoplay steps that found no way down
-        self.fill()
+class StreamWindow:
+    """What the game uses of ``es.Window``, over a plain ``EllerStream``:
+    rows only come forward, and a row dropped is gone (so a player whose only
+    way down climbs above the rows kept is stranded)."""
+
+    def __init__(self, stream: es.EllerStream, row: int, above: int, below: int) -> None:
+        self.stream, self.above, self.below = stream, above, below
+        self.top = row
+        self.rows = np.empty((0, stream.width), np.uint8)
+        self.rows_made = 0
+        self.move_to(row)
 
     @property
-    def width(self) -> int:
-        return self.maze.width if self.maze is not None else self.stream.width
+    def bottom(self) -> int:
+        return self.top + len(self.rows)
 
-    # -- rows ---------------------------------------------------------------
-    def fill(self) -> None:
-        """Keep rows player - above .. player + AHEAD (a plain stream cannot
-        bring back rows above what it kept)."""
-        want_top, want_stop = self.player[0] - self.above, self.player[0] + AHEAD + 1
-        while self.rows and self.top + len(self.rows) > want_stop and self.maze is not None:
-            self.rows.pop()  # far below: dropped, made again when needed
-        while self.rows and self.top < want_top:
-            self.rows.popleft()
-            self.top += 1
-        if self.maze is not None:
-            if not self.rows:
-                self.top = want_top
-            if want_top < self.top:  # walking up: the rows above come back
-                self.rows.extendleft(reversed(self.maze.rows(want_top, self.top)))
-                self.generated += self.top - want_top
-                self.top = want_top
-            stop = self.top + len(self.rows)
-            if stop < want_stop:
-                self.rows.extend(self.maze.rows(stop, want_stop))
-                self.generated += want_stop - stop
-        else:
-            while self.top + len(self.rows) < want_stop:
-                self.rows.append(next(self.stream))
-                self.generated += 1
-        self.most_rows = max(self.most_rows, len(self.rows))
+    def move_to(self, row: int) -> None:
+        self.row = row
+        drop = max(0, row - self.above - self.top)
+        self.rows, self.top = self.rows[drop:], self.top + drop
+        more = row + self.below + 1 - self.bottom
+        if more > 0:
+            self.rows = np.vstack([self.rows, self.stream.take(more)])
+            self.rows_made += more
 
-    def grid(self) -> np.ndarray:
-        return np.array(self.rows)
-
-    # -- moving -------------------------------------------------------------
-    def can_move(self, dy: int, dx: int) -> bool:
-        y, x = self.player[0] - self.top, self.player[1]
-        ny, nx = y + dy, x + dx
-        if not (0 <= ny < len(self.rows) and 0 <= nx < self.width):
+    def can_move(self, cell: tuple[int, int], direction: str) -> bool:
+        (y, x), (dy, dx) = (cell[0] - self.top, cell[1]), MOVES[direction]
+        if not (0 <= y + dy < len(self.rows) and 0 <= x + dx < self.rows.shape[1]):
             return False
         if dy:
-            return bool(self.rows[min(y, ny)][x] & es.SOUTH)
-        return bool(self.rows[y][min(x, nx)] & es.EAST)
+            return bool(self.rows[min(y, y + dy), x] & es.SOUTH)
+        return bool(self.rows[y, min(x, x + dx)] & es.EAST)
 
-    def move(self, dy: int, dx: int) -> bool:
-        if not self.can_move(dy, dx):
+    def distances(self, cell: tuple[int, int]) -> np.ndarray:
+        return es.distances(self.rows, (cell[0] - self.top, cell[1]))
+
+    def reachable(self, cell: tuple[int, int]) -> np.ndarray:
+        return self.distances(cell) >= 0
+
+    def path(self, a: tuple[int, int], b: tuple[int, int]) -> np.ndarray | None:
+        try:
+            path = es.solve(self.rows, (a[0] - self.top, a[1]), (b[0] - self.top, b[1]))
+        except ValueError:  # the rows kept do not connect them
+            return None
+        path[:, 0] += self.top
+        return path
+
+    def tiles(self) -> np.ndarray:
+        return es.tiles(self.rows, top=False)
+
+
+class Player:
+    """The player (an absolute cell), its planned path and what it has met;
+    the rows are the window's."""
+
+    def __init__(self, win, column: int) -> None:
+        self.win = win
+        self.cell = (win.row, column)
+        self.plan: list[tuple[int, int]] = []
+        self.stuck = 0  # autoplay steps that found no way down
+        self.coins = 0
+        self.taken: set[tuple[int, int]] = set()
+        self.most_rows = win.bottom - win.top
+
+    def move(self, direction: str) -> bool:
+        """One step, if the wall is open; the window follows the player."""
+        if not self.win.can_move(self.cell, direction):
             return False
-        self.player = (self.player[0] + dy, self.player[1] + dx)
-        self.plan = [c for c in self.plan if c != self.player]
-        self.fill()
+        dy, dx = MOVES[direction]
+        self.cell = (self.cell[0] + dy, self.cell[1] + dx)
+        self.plan = [c for c in self.plan if c != self.cell]
+        self.win.move_to(self.cell[0])
+        self.most_rows = max(self.most_rows, self.win.bottom - self.win.top)
+        if self.cell in coins(self.win, self.cell):
+            self.taken.add(self.cell)
+            self.coins += 1
         return True
 
     def autoplay(self) -> None:
-        """One step along a path to the deepest cell the player can reach
-        inside the rows kept (planned again when the plan runs out)."""
+        """One step along a shortest path to the deepest cell the player can
+        reach inside the rows kept (planned again when the plan runs out)."""
         if not self.plan:
-            self.plan = self.path_down()
-            if not self.plan:
+            distance = self.win.distances(self.cell)
+            deepest = int(np.nonzero((distance >= 0).any(axis=1))[0].max())
+            if deepest + self.win.top <= self.cell[0]:
                 self.stuck += 1
                 return
-        y, x = self.plan.pop(0)
-        self.move(y - self.player[0], x - self.player[1])
-
-    def path_down(self) -> list[tuple[int, int]]:
-        """Breadth-first search in the rows kept; [] when no reachable cell
-        lies below the player's row."""
-        grid = self.grid()
-        h, w = grid.shape
-        start = (self.player[0] - self.top, self.player[1])
-        prev = {start: start}
-        queue = collections.deque([start])
-        best = start
-        while queue:
-            y, x = queue.popleft()
-            if y > best[0]:
-                best = (y, x)
-            steps = []
-            if x + 1 < w and grid[y, x] & es.EAST:
-                steps.append((y, x + 1))
-            if y + 1 < h and grid[y, x] & es.SOUTH:
-                steps.append((y + 1, x))
-            if x > 0 and grid[y, x - 1] & es.EAST:
-                steps.append((y, x - 1))
-            if y > 0 and grid[y - 1, x] & es.SOUTH:
-                steps.append((y - 1, x))
-            for cell in steps:
-                if cell not in prev:
-                    prev[cell] = (y, x)
-                    queue.append(cell)
-        if best[0] == start[0]:
-            return []
-        path = [best]
-        while path[-1] != start:
-            path.append(prev[path[-1]])
-        return [(y + self.top, x) for y, x in reversed(path[:-1])]
-
-    # -- saving -------------------------------------------------------------
-    def save(self, path: str) -> None:
-        """The maze's parameters and the player, atomically (any row can be
-        made again, so no row is saved)."""
-        if self.maze is None:
-            raise ValueError("a plain-stream level is not saved")
-        m = self.maze
-        tmp = path + ".part.npz"
-        np.savez(
-            tmp,
-            params=np.array([m.width, m.band, m.seed], np.uint64),
-            probabilities=np.array([m.horizontal, m.vertical, m.doors]),
-            player=np.array(self.player, np.int64),
-        )
-        os.replace(tmp, path)
-
-    @classmethod
-    def load(cls, path: str) -> Level:
-        with np.load(path) as data:
-            width, band, seed = (int(v) for v in data["params"])
-            h, v, doors = (float(p) for p in data["probabilities"])
-            maze = es.InfiniteMaze(width, band, seed, h, v, doors)
-            return cls(maze, player=tuple(int(p) for p in data["player"]), above=band - 1)
+            column = int(np.argmax(distance[deepest] >= 0))
+            path = self.win.path(self.cell, (deepest + self.win.top, column))
+            self.plan = [(int(y), int(x)) for y, x in path[1:]]
+        y, x = self.plan[0]
+        step = (y - self.cell[0], x - self.cell[1])
+        self.move(next(name for name, move in MOVES.items() if move == step))
 
 
-def draw(screen, level: Level) -> None:
+def coins(win, player: tuple[int, int]) -> set[tuple[int, int]]:
+    """The coins in the rows kept that the player can reach: cells whose
+    seeded number (``maze.random``) is below COIN_SHARE and that
+    ``win.reachable`` marks (none on a plain stream)."""
+    if not isinstance(win, es.Window):
+        return set()
+    numbers = win.maze.random(win.top, win.bottom, salt=COIN_SALT)
+    ys, xs = np.nonzero((numbers < COIN_SHARE) & win.reachable(player))
+    return {(win.top + int(y), int(x)) for y, x in zip(ys, xs, strict=True)}
+
+
+def save(player: Player, path: str) -> None:
+    """The maze's dimensions and seed and the player, atomically (any row can
+    be made again, so no row is saved)."""
+    m = player.win.maze
+    tmp = path + ".part.npz"
+    params = np.array([m.width, m.band, m.seed], np.uint64)
+    np.savez(tmp, params=params, player=np.array(player.cell, np.int64))
+    os.replace(tmp, path)
+
+
+def load(path: str) -> Player:
+    with np.load(path) as data:
+        width, band, seed = (int(v) for v in data["params"])
+        row, column = (int(p) for p in data["player"])
+    return Player(es.Window(make_maze(width, band, seed), row=row, below=AHEAD), column)
+
+
+def draw(screen, player: Player) -> None:
     import pygame
 
-    tiles = es.tiles(level.grid())[1:]  # the window's top edge is not a wall
+    win = player.win
+    tiles = win.tiles()  # the window's top edge is open: the maze goes on above
     image = np.empty((*tiles.shape, 3), np.uint8)
     image[:] = COLOURS["floor"]
     image[tiles] = COLOURS["wall"]
-    trail = [level.player, *level.plan]
+    for y, x in coins(win, player.cell) - player.taken:
+        image[2 * (y - win.top), 2 * x + 1] = COLOURS["coin"]
+    trail = [player.cell, *player.plan]
     for (y0, x0), (y1, x1) in itertools.pairwise(trail):  # the planned cells and the passages between
-        if not level.top <= y1 < level.top + len(level.rows):
+        if not win.top <= y1 < win.bottom:
             break  # the plan goes on below the rows kept
-        image[2 * (y1 - level.top), 2 * x1 + 1] = COLOURS["plan"]
-        image[y0 + y1 - 2 * level.top, x0 + x1 + 1] = COLOURS["plan"]
-    py, px = level.player
-    image[2 * (py - level.top), 2 * px + 1] = COLOURS["player"]
+        image[2 * (y1 - win.top), 2 * x1 + 1] = COLOURS["plan"]
+        image[y0 + y1 - 2 * win.top, x0 + x1 + 1] = COLOURS["plan"]
+    py, px = player.cell
+    image[2 * (py - win.top), 2 * px + 1] = COLOURS["player"]
     big = np.repeat(np.repeat(image, TILE, axis=0), TILE, axis=1)
     surface = pygame.surfarray.make_surface(big.transpose(1, 0, 2))
     screen.fill(COLOURS["wall"])
@@ -224,19 +226,18 @@ def play(args: argparse.Namespace) -> int:
     import pygame
 
     if args.resume:
-        level = Level.load(args.resume)
+        player = load(args.resume)
     elif args.plain:
-        level = Level(
-            stream=es.EllerStream(args.width, seed=args.seed),
-            player=(0, args.width // 2),
-            above=args.band - 1,
-        )
+        stream = es.EllerStream(args.width, seed=args.seed)
+        player = Player(StreamWindow(stream, 0, above=args.band - 1, below=AHEAD), args.width // 2)
     else:
-        maze = es.InfiniteMaze(args.width, band=args.band, seed=args.seed)
-        level = Level(maze, player=(args.start, args.width // 2), above=args.band - 1)
-    start_row = level.player[0]
+        maze = make_maze(args.width, args.band, args.seed)
+        player = Player(es.Window(maze, row=args.start, below=AHEAD), args.width // 2)
+    win = player.win
+    start_row = player.cell[0]
     pygame.display.init()  # the display alone: no sound device needed
-    size = ((2 * level.width + 1) * TILE, 2 * (level.above + AHEAD + 1) * TILE)
+    width = win.rows.shape[1]
+    size = ((2 * width + 1) * TILE, 2 * (win.above + AHEAD + 1) * TILE)
     screen = pygame.display.set_mode(size)
     pygame.display.set_caption("eller_stream: endless level")
     clock = pygame.time.Clock()
@@ -249,46 +250,43 @@ def play(args: argparse.Namespace) -> int:
             if event.type == pygame.QUIT:
                 running = False
             elif event.type == pygame.KEYDOWN:
-                moves = {
-                    pygame.K_UP: (-1, 0),
-                    pygame.K_DOWN: (1, 0),
-                    pygame.K_LEFT: (0, -1),
-                    pygame.K_RIGHT: (0, 1),
-                }
-                if event.key in moves:
-                    level.plan = []
-                    level.move(*moves[event.key])
+                keys = {pygame.K_UP: "north", pygame.K_DOWN: "south"}
+                keys.update({pygame.K_LEFT: "west", pygame.K_RIGHT: "east"})
+                if event.key in keys:
+                    player.plan = []
+                    player.move(keys[event.key])
                 elif event.key == pygame.K_a:
                     autoplay = not autoplay
-                elif event.key == pygame.K_s and level.maze is not None:
-                    level.save(args.save or "level.npz")
+                elif event.key == pygame.K_s and isinstance(win, es.Window):
+                    save(player, args.save or "level.npz")
                 elif event.key == pygame.K_ESCAPE:
                     running = False
         if autoplay and frame % 2 == 0:
-            level.autoplay()
-        draw(screen, level)
+            player.autoplay()
+        draw(screen, player)
         frame += 1
         if args.frames is not None and frame >= args.frames:
             running = False
         clock.tick(0 if args.frames is not None else 30)
     if args.screenshot:
         pygame.image.save(screen, args.screenshot)
-    if args.save and level.maze is not None:
-        level.save(args.save)
+    if args.save and isinstance(win, es.Window):
+        save(player, args.save)
     pygame.quit()
     if args.frames is not None:
         summary = {
             "frames": frame,
             "start_row": start_row,
-            "player_row": level.player[0],
-            "stuck": level.stuck,
-            "rows_generated": level.generated,
-            "most_rows_kept": level.most_rows,
-            "window_top": level.top,
-            "window_sha256": hashlib.sha256(level.grid().tobytes()).hexdigest(),
-            "width": level.width,
-            "seed": args.seed if level.maze is None else level.maze.seed,
-            "band": None if level.maze is None else level.maze.band,
+            "player_row": player.cell[0],
+            "stuck": player.stuck,
+            "coins": player.coins,
+            "rows_generated": win.rows_made,
+            "most_rows_kept": player.most_rows,
+            "window_top": win.top,
+            "window_sha256": hashlib.sha256(np.ascontiguousarray(win.rows).tobytes()).hexdigest(),
+            "width": width,
+            "seed": args.seed if args.plain else win.maze.seed,
+            "band": None if args.plain else win.maze.band,
         }
         print(json.dumps(summary))
     return 130 if INTERRUPT["hit"] else 0

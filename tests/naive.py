@@ -940,3 +940,31 @@ def contracted_problems(grid: np.ndarray, rects: list[tuple[int, ...]]) -> list[
     if n != len(parent) - 1:
         problems.append(f"{n} passages between {len(parent)} places, a spanning tree has {len(parent) - 1}")
     return problems
+
+
+def bfs_distances_reference(grid: np.ndarray, start: tuple[int, int]) -> np.ndarray:
+    """Steps from ``start`` to every cell by plain breadth-first search over
+    :func:`neighbours` (passages out of the grid are not followed); -1
+    where it does not reach."""
+    h, w = grid.shape
+    dist = np.full((h, w), -1, np.int64)
+    dist[start] = 0
+    queue = deque([start])
+    while queue:
+        y, x = queue.popleft()
+        for ny, nx in neighbours(grid, y, x):
+            if dist[ny, nx] < 0:
+                dist[ny, nx] = dist[y, x] + 1
+                queue.append((ny, nx))
+    return dist
+
+
+CONTENT_SALT = 0x636F6E74656E74
+
+
+def cell_random_reference(seed: int, row: int, column: int, salt: int) -> float:
+    """The number ``maze.random`` gives cell ``(row, column)``, in Python ints:
+    53 bits of a SplitMix64 chain over (key, salt, row, column)."""
+    k = mix64(seed_key(seed) ^ mix64((salt * GOLDEN + CONTENT_SALT) & MASK64))
+    row_key = mix64(mix64(((row % 2**64) * GOLDEN + CONTENT_SALT) & MASK64) ^ k)
+    return (mix64((row_key + column * GOLDEN) & MASK64) >> 11) / 2**53

@@ -66,7 +66,7 @@ def test_solve_on_grids_that_are_not_trees(size, seed, changes, data):
     start = (data.draw(st.integers(0, h - 1)), data.draw(st.integers(0, w - 1)))
     end = (data.draw(st.integers(0, h - 1)), data.draw(st.integers(0, w - 1)))
     if not bfs_path(grid, start, end):
-        with pytest.raises(ValueError, match="cannot be reached"):
+        with pytest.raises(ValueError, match=r"cannot be reached.*does not connect them"):
             es.solve(grid, start, end)
         return
     walk_ok(grid, es.solve(grid, start, end), start, end)

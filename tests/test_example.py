@@ -66,7 +66,7 @@ def test_the_banded_level_never_strands_the_player(tmp_path):
     assert result["stuck"] == 0
     assert result["player_row"] >= 600  # it kept walking down
     assert result["most_rows_kept"] <= 10 + 16 + 1  # band - 1 above, 16 ahead: memory is bounded
-    maze = es.InfiniteMaze(40, band=11, seed=3)
+    maze = load_example().make_maze(40, 11, 3)  # rooms, and a schedule that changes at row 550
     window = maze.rows(result["window_top"], result["window_top"] + 27)
     assert hashlib.sha256(window.tobytes()).hexdigest() == result["window_sha256"]
     width, height, _, _ = png.Reader(filename=str(shot)).read()
@@ -81,21 +81,27 @@ def test_the_plain_stream_with_the_same_window_strands_it():
     assert result["most_rows_kept"] <= 27
 
 
-def test_the_player_walks_down_and_back_up_without_limit():
+@pytest.mark.parametrize("start", [-(10**12), -40])  # far from the schedule's keyframes, and across them
+def test_the_player_walks_down_and_back_up_without_limit(start):
     module = load_example()
-    maze = es.InfiniteMaze(30, band=8, seed=5)
-    level = module.Level(maze, player=(-(10**12), 15), above=7)
-    trail = [level.player]
+    maze = module.make_maze(30, 8, 5)
+    player = module.Player(es.Window(maze, row=start, below=module.AHEAD), 15)
+    assert player.win.above == 7  # band - 1
+    trail = [player.cell]
     for _ in range(3000):
-        level.autoplay()
-        if level.player != trail[-1]:
-            trail.append(level.player)
-    assert level.stuck == 0 and trail[-1][0] - trail[0][0] >= 300
+        player.autoplay()
+        if player.cell != trail[-1]:
+            trail.append(player.cell)
+    assert player.stuck == 0 and trail[-1][0] - trail[0][0] >= 300
+    if start == -40:
+        assert trail[-1][0] >= 8 * 60  # past band 50, into the hardest bands (no loops)
+    steps = {(-1, 0): "north", (1, 0): "south", (0, -1): "west", (0, 1): "east"}
     for y, x in reversed(trail[:-1]):  # every step back up is open: the rows above come back
-        assert level.move(y - level.player[0], x - level.player[1])
-        assert level.grid().tolist() == maze.rows(level.top, level.top + len(level.rows)).tolist()
-    assert level.player == trail[0]
-    assert level.most_rows <= 7 + 16 + 1
+        assert player.move(steps[(y - player.cell[0], x - player.cell[1])])
+        win = player.win
+        assert win.rows.tolist() == maze.rows(win.top, win.bottom).tolist()
+    assert player.cell == trail[0]
+    assert player.most_rows <= 7 + 16 + 1
 
 
 def test_save_and_resume(tmp_path):

@@ -70,6 +70,11 @@ def digests():
     out["rooms"] = hashlib.sha256(rooms.rows(-12, 60).tobytes() + np.vstack(rows).tobytes()).hexdigest()
     out["room rects"] = repr(rooms.room_rects(-12, 60).tolist())
     out["detour"] = repr(es.detour(es.eller(7, 30, 2)).tolist())
+    # issue 21: the window's breadth-first kernels, and the seeded content
+    win = es.Window(rooms, row=-5, below=12)
+    path = win.path((-5, 3), (7, 20))
+    out["window"] = repr((win.distances((-5, 3)).tolist(), None if path is None else path.tolist()))
+    out["random"] = hashlib.sha256(rooms.random(-12, 60, salt=5).tobytes()).hexdigest()
     return out
 
 if __name__ == "__main__":

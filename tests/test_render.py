@@ -110,3 +110,12 @@ def test_bad_inputs_name_the_argument():
         es.TextRenderer(4).rows(np.zeros((2, 5), np.uint8))
     with pytest.raises(ValueError, match="style"):
         es.text(np.zeros((2, 2), np.uint8), "raw")
+
+
+def test_tiles_without_the_top_edge_are_what_tile_rows_gives():
+    grid = es.InfiniteMaze(9, band=4, seed=3).rows(5, 17)
+    lazy = np.vstack(list(es.tile_rows(grid, top=False)))
+    open_top = es.tiles(grid, top=False)
+    assert open_top.shape == (2 * 12, 2 * 9 + 1) and np.array_equal(open_top, lazy)
+    assert np.array_equal(es.tiles(grid)[1:], open_top) and es.tiles(grid)[0].all()
+    assert not open_top[0, 1::2].any()  # row 5's cells sit on the first tile row

@@ -1,4 +1,4 @@
-"""``eller-stream render``: a maze as a PNG or SVG picture."""
+"""``eller-stream render``: a maze as a PNG or SVG picture, or a Tiled map (.tmj, .tmx)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from .._stream_base import closed_rows
 from ..banded import ROW_LIMIT, InfiniteMaze
 from ..image import write_image, write_png
 from ..stream import EllerStream
+from ..tiled import write_tiled
 from . import _options as opt
 from ._common import PICTURE_EXIT_STATUSES, PROG, Parser, RowLimitError, UsageError, isatty, say
 from .state import Stream
@@ -31,6 +32,7 @@ examples:
   eller-stream render -o maze.svg --width 40 --rows 30 --endpoints --solution
   eller-stream render -o tall.png --width 1000 --rows 1000000 --cell 2 --wall 1   streamed, O(width) memory
   eller-stream render -o gt.png --algorithm growing-tree --strategy newest:90,random:10 --width 80 --rows 60
+  eller-stream render -o level.tmj --band 16 --start 1000000 --rows 48   a Tiled map (.tmj JSON, .tmx XML)
 
 Eller mazes are streamed into the PNG row by row unless --endpoints or
 --solution is given (both need the finished maze); the other algorithms build
@@ -39,7 +41,11 @@ the whole grid.  --strategy applies to growing-tree only, --horizontal and
 seed is shown on a terminal; the picture always records the command's
 parameters (a PNG tEXt chunk, SVG <metadata>).  Pictures larger than PNG's
 2**31 - 1 pixels a side, or that would need more than 1 GiB of memory to
-draw, are refused before anything is drawn.
+draw, are refused before anything is drawn.  A Tiled map (.tmj or .tmx) has
+a tile layer of walls and floors and, with --endpoints, the start and end
+as objects; with --band its rows keep their numbers from --start (the map
+property first_row); --cell and --wall do not apply to it, --solution is
+refused.
 
 """
     + PICTURE_EXIT_STATUSES
@@ -50,8 +56,8 @@ MAX_RENDER_BYTES = 1 << 30  # memory a render may plan to use
 
 
 def parser() -> Parser:
-    p = Parser(f"{PROG} render", "Draw a maze as a PNG or SVG picture.", EXAMPLES)
-    p.add_argument("-o", "--output", required=True, help="the .png or .svg file to write")
+    p = Parser(f"{PROG} render", "Draw a maze as a PNG or SVG picture, or write it as a Tiled map.", EXAMPLES)
+    p.add_argument("-o", "--output", required=True, help="the .png, .svg, .tmj or .tmx file to write")
     opt.add_width(p, "cells per row (40)", default=40)
     p.add_argument("--rows", type=opt.rows_type, default=30, help="rows (30)")
     p.add_argument("--algorithm", choices=RENDER_KINDS, default="eller")
@@ -74,6 +80,7 @@ class RenderPlan:
 
     output: str
     svg: bool
+    tiled: bool  # a Tiled map (.tmj or .tmx)
     algorithm: str
     width: int
     rows: int
@@ -94,7 +101,8 @@ class RenderPlan:
     @property
     def streamed(self) -> bool:
         """Drawn row by row as the rows come (a PNG of Eller's maze with no marks)."""
-        return self.algorithm == "eller" and not self.svg and not (self.endpoints or self.solution)
+        marks = self.endpoints or self.solution
+        return self.algorithm == "eller" and not self.svg and not self.tiled and not marks
 
     def description(self) -> str:
         """The command's parameters, stored in the picture: they draw it again."""
@@ -115,17 +123,17 @@ class RenderPlan:
         return f"{PROG} render " + " ".join(params)
 
 
-def _check_output(output: str) -> bool:
-    """The output's kind (True: SVG), after checking it can be written."""
+def _check_output(output: str) -> str:
+    """The output's extension (.png, .svg, .tmj, .tmx), after checking it can be written."""
     ext = os.path.splitext(output)[1].lower()
-    if ext not in (".png", ".svg"):
-        raise UsageError(f"--output must end in .png or .svg, got {output!r}")
+    if ext not in (".png", ".svg", ".tmj", ".tmx"):
+        raise UsageError(f"--output must end in .png, .svg, .tmj or .tmx, got {output!r}")
     folder = os.path.dirname(os.path.abspath(output))
     if os.path.isdir(output):
         raise UsageError(f"--output: {output!r} is a folder")
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise UsageError(f"--output: cannot write a file at {output!r}")
-    return ext == ".svg"
+    return ext
 
 
 def _check_algorithm(args: argparse.Namespace) -> None:
@@ -154,7 +162,7 @@ def render_bytes(p: RenderPlan) -> int:
     px_w = p.width * p.cell + (p.width + 1) * p.wall
     total = 8 * p.width * p.cell + 4 * px_w
     if not p.streamed:
-        total += p.width * p.rows * (64 if p.svg else 2)
+        total += p.width * p.rows * (64 if p.svg else 240 if p.tiled else 2)
     return total
 
 
@@ -171,7 +179,9 @@ def _check_rows(p: RenderPlan) -> None:
 def _check_size(p: RenderPlan) -> None:
     px_w = p.width * p.cell + (p.width + 1) * p.wall
     px_h = p.rows * p.cell + (p.rows + 1) * p.wall
-    if not p.svg and max(px_w, px_h) > MAX_PIXELS_SIDE:
+    if p.tiled and p.solution:
+        raise UsageError("--solution draws on a picture (.png or .svg); a Tiled map takes --endpoints")
+    if not p.svg and not p.tiled and max(px_w, px_h) > MAX_PIXELS_SIDE:
         raise UsageError(
             f"the picture would be {px_w} x {px_h} pixels; a PNG side is at most {MAX_PIXELS_SIDE}"
         )
@@ -185,11 +195,12 @@ def _check_size(p: RenderPlan) -> None:
 
 def plan(args: argparse.Namespace) -> RenderPlan:
     """Check every option before anything is drawn."""
-    is_svg = _check_output(args.output)
+    ext = _check_output(args.output)
     _check_algorithm(args)
     p = RenderPlan(
         output=args.output,
-        svg=is_svg,
+        svg=ext == ".svg",
+        tiled=ext in (".tmj", ".tmx"),
         algorithm=args.algorithm,
         width=args.width,
         rows=args.rows,
@@ -256,6 +267,10 @@ def _grid(p: RenderPlan) -> np.ndarray:
 
 def draw(p: RenderPlan) -> None:
     progress = Progress() if isatty(sys.stderr) else None
+    if p.tiled:
+        first = p.start if p.band is not None else 0
+        write_tiled(p.output, _grid(p), endpoints=p.endpoints, first_row=first, description=p.description())
+        return
     if p.streamed:
         write_png(
             p.output,

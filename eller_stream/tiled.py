@@ -1,0 +1,289 @@
+"""Maze rows as a map of the Tiled editor: JSON (``.tmj``) or XML (``.tmx``).
+
+The map has one tile layer, ``maze``, whose tiles are :func:`es.tiles
+<eller_stream.render.tiles>` of the grid (gid 1 floor, gid 2 wall, from a
+tileset of two image-less 8x8 tiles embedded in the map, each with a bool
+property ``wall``), and an object layer, ``objects``: the objects given and,
+with ``endpoints=True``, ``start`` and ``end`` (:func:`es.suggest_endpoints`).
+Each object is a tile-sized rectangle over its cell's tile, with integer
+properties ``row`` (absolute) and ``column``.
+
+Rows are absolute: ``first_row`` is the maze row of the grid's first row
+(``first_row=win.top`` for a :class:`Window`'s rows), and it is stored as
+the map property ``first_row`` (with ``top``, whether the top border row is
+there).  Cell ``(row, col)`` is tile ``(2*(row - first_row) + top, 2*col +
+1)`` of a finite map.  ``infinite=True`` writes Tiled's chunked infinite map
+(16x16 chunks), in which cell ``(row, col)`` is tile ``(2*row + 1, 2*col +
+1)`` whatever the grid's first row: a map of the rows a game has now lines
+up with the map of rows it had before (the Tiled editor holds tile
+coordinates in 32-bit ints, so rows past about ±2**30 are likely beyond it:
+not tested here; pytiled-parser reads any).  pytmx reads the finite maps only (it refuses
+infinite ones, raising); pytiled-parser and Tiled read both.  pytmx also
+refuses object properties named like an object's attributes (``x``,
+``y``, ``width``, ``name``, ...).
+
+>>> import os, tempfile, eller_stream as es
+>>> path = os.path.join(tempfile.mkdtemp(), "level.tmj")
+>>> es.write_tiled(path, es.eller(6, 4, seed=1), objects=[{"name": "key", "row": 2, "column": 3}])
+>>> os.path.getsize(path) > 0
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ._atomic import write_bytes
+from ._validate import ROW_LIMIT, check_int
+from .analysis import _check_grid, suggest_endpoints
+from .render import tiles
+
+__all__ = ["CHUNK", "TILE", "write_tiled"]
+
+TILE = 8  # pixels a side of a tile
+CHUNK = 16  # tiles a side of a chunk of an infinite map
+FLOOR, WALL = 1, 2  # gids
+_VERSION, _TILED_VERSION = "1.10", "1.10.2"
+_TYPES = ((bool, "bool"), (int, "int"), (float, "float"), (str, "string"))
+
+Property = tuple[str, str, Any]  # name, Tiled type, value
+
+
+def _property(owner: str, name: object, value: object) -> Property:
+    if not isinstance(name, str):
+        raise TypeError(f"{owner} property names must be str, got {name!r}")
+    for kind, tiled in _TYPES:
+        if isinstance(value, kind):
+            return name, tiled, value
+    raise TypeError(f"{owner} property {name!r} must be a bool, int, float or str, got {value!r}")
+
+
+def _objects(
+    objects: Iterable[Mapping[str, object]] | None, first_row: int, shape: tuple[int, int]
+) -> list[tuple[str, int, int, list[Property]]]:
+    """The objects as (name, row, column, properties), every one checked."""
+    h, w = shape
+    found = []
+    for i, obj in enumerate(objects or ()):
+        owner = f"objects[{i}]"
+        if not isinstance(obj, Mapping):
+            raise TypeError(f"{owner} must be a dict with name, row and column, got {obj!r}")
+        missing = [key for key in ("name", "row", "column") if key not in obj]
+        unknown = sorted(set(obj) - {"name", "row", "column", "properties"})
+        if missing or unknown:
+            raise ValueError(f"{owner} needs name, row and column (and maybe properties): {obj!r}")
+        if not isinstance(obj["name"], str):
+            raise TypeError(f"{owner} name must be a str, got {obj['name']!r}")
+        row = check_int(f"{owner} row", obj["row"], first_row, first_row + h - 1)
+        column = check_int(f"{owner} column", obj["column"], 0, w - 1)
+        props = obj.get("properties") or {}
+        if not isinstance(props, Mapping):
+            raise TypeError(f"{owner} properties must be a dict, got {props!r}")
+        given = [_property(owner, k, v) for k, v in props.items()]
+        fixed = [(k, "int", v) for k, v in (("row", row), ("column", column)) if k not in props]
+        found.append((obj["name"], row, column, fixed + given))
+    return found
+
+
+def _check_path(path: object) -> str:
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        raise TypeError(f"path must be a str path, got {text!r}")
+    if os.path.splitext(text)[1].lower() not in (".tmj", ".tmx"):
+        raise ValueError(f"path must end in .tmj (Tiled JSON) or .tmx (Tiled XML), got {text!r}")
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        raise ValueError(f"path {text!r}: the folder {folder!r} does not exist")
+    return text
+
+
+class _Map:
+    """What both formats write: the tiles, where they lie, the objects."""
+
+    def __init__(self, grid: np.ndarray, first_row: int, top: bool, infinite: bool) -> None:
+        self.gids = np.where(tiles(grid, top=top), WALL, FLOOR).astype(np.int64)
+        self.first_row, self.top, self.infinite = first_row, top, infinite
+        # the tile row of the grid's first tile row: absolute in an infinite map
+        self.y0 = 2 * first_row + (0 if top else 1) if infinite else 0
+        self.height, self.width = self.gids.shape
+
+    def tile_y(self, row: int) -> int:
+        """The tile row of maze row ``row`` (absolute)."""
+        return self.y0 + 2 * (row - self.first_row) + (1 if self.top else 0)
+
+    def chunks(self) -> list[tuple[int, int, np.ndarray]]:
+        """(x, y, 16x16 gids) of the chunks that hold the tiles, 0 outside."""
+        c0 = self.y0 // CHUNK * CHUNK
+        rows = -(-(self.y0 + self.height - c0) // CHUNK) * CHUNK
+        cols = -(-self.width // CHUNK) * CHUNK
+        full = np.zeros((rows, cols), np.int64)
+        full[self.y0 - c0 : self.y0 - c0 + self.height, : self.width] = self.gids
+        return [
+            (cx, c0 + cy, full[cy : cy + CHUNK, cx : cx + CHUNK])
+            for cy in range(0, rows, CHUNK)
+            for cx in range(0, cols, CHUNK)
+        ]
+
+    def properties(self, description: str | None) -> list[Property]:
+        props: list[Property] = [("first_row", "int", self.first_row), ("top", "bool", self.top)]
+        if description is not None:
+            props.append(("description", "string", description))
+        return props
+
+
+def _json_props(props: list[Property]) -> list[dict[str, Any]]:
+    return [{"name": n, "type": t, "value": v} for n, t, v in props]
+
+
+def _tileset() -> list[tuple[int, bool]]:
+    return [(FLOOR - 1, False), (WALL - 1, True)]
+
+
+def _tmj(m: _Map, objects: list[tuple[str, int, int, list[Property]]], description: str | None) -> bytes:
+    layer: dict[str, Any] = {"id": 1, "name": "maze", "type": "tilelayer", "opacity": 1, "visible": True}
+    layer.update(x=0, y=0, width=m.width, height=m.height)
+    if m.infinite:
+        chunks = m.chunks()
+        layer["chunks"] = [
+            {"x": x, "y": y, "width": CHUNK, "height": CHUNK, "data": g.reshape(-1).tolist()}
+            for x, y, g in chunks
+        ]
+        layer.update(startx=0, starty=chunks[0][1], width=chunks[-1][0] + CHUNK)
+        layer["height"] = chunks[-1][1] + CHUNK - chunks[0][1]
+    else:
+        layer["data"] = m.gids.reshape(-1).tolist()
+    group: dict[str, Any] = {"id": 2, "name": "objects", "type": "objectgroup", "draworder": "topdown"}
+    group.update(opacity=1, visible=True, x=0, y=0, objects=[])
+    for i, (name, row, column, props) in enumerate(objects, 1):
+        group["objects"].append(
+            {
+                **{"id": i, "name": name, "type": "", "rotation": 0, "visible": True},
+                **{"x": (2 * column + 1) * TILE, "y": m.tile_y(row) * TILE, "width": TILE, "height": TILE},
+                "properties": _json_props(props),
+            }
+        )
+    tileset: dict[str, Any] = {"firstgid": 1, "name": "eller_stream", "tilewidth": TILE, "tileheight": TILE}
+    tileset.update(tilecount=2, columns=0, margin=0, spacing=0)
+    tileset["tiles"] = [{"id": i, "properties": _json_props([("wall", "bool", w)])} for i, w in _tileset()]
+    doc: dict[str, Any] = {"type": "map", "version": _VERSION, "tiledversion": _TILED_VERSION}
+    doc.update(orientation="orthogonal", renderorder="right-down", compressionlevel=-1)
+    doc.update(width=layer["width"], height=layer["height"], tilewidth=TILE, tileheight=TILE)
+    doc.update(infinite=m.infinite, nextlayerid=3, nextobjectid=len(objects) + 1)
+    doc.update(properties=_json_props(m.properties(description)), tilesets=[tileset], layers=[layer, group])
+    return (json.dumps(doc, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def _xml_props(parent: ET.Element, props: list[Property]) -> None:
+    node = ET.SubElement(parent, "properties")
+    for name, kind, value in props:
+        text = str(value).lower() if kind == "bool" else repr(value) if kind == "float" else str(value)
+        ET.SubElement(node, "property", name=name, type=kind, value=text)
+
+
+def _csv(gids: np.ndarray) -> str:
+    return "\n" + ",\n".join(",".join(map(str, row)) for row in gids.tolist()) + "\n"
+
+
+def _tmx(m: _Map, objects: list[tuple[str, int, int, list[Property]]], description: str | None) -> bytes:
+    root = ET.Element("map", version=_VERSION, tiledversion=_TILED_VERSION, orientation="orthogonal")
+    root.set("renderorder", "right-down")
+    chunks = m.chunks() if m.infinite else []
+    width = chunks[-1][0] + CHUNK if chunks else m.width
+    height = chunks[-1][1] + CHUNK - chunks[0][1] if chunks else m.height
+    for key, value in (("width", width), ("height", height), ("tilewidth", TILE), ("tileheight", TILE)):
+        root.set(key, str(value))
+    root.set("infinite", "1" if m.infinite else "0")
+    root.set("nextlayerid", "3")
+    root.set("nextobjectid", str(len(objects) + 1))
+    _xml_props(root, m.properties(description))
+    tileset = ET.SubElement(root, "tileset", firstgid="1", name="eller_stream")
+    for key, value in (("tilewidth", TILE), ("tileheight", TILE), ("tilecount", 2), ("columns", 0)):
+        tileset.set(key, str(value))
+    ET.SubElement(tileset, "grid", orientation="orthogonal", width="1", height="1")
+    for i, wall in _tileset():
+        _xml_props(ET.SubElement(tileset, "tile", id=str(i)), [("wall", "bool", wall)])
+    layer = ET.SubElement(root, "layer", id="1", name="maze", width=str(width), height=str(height))
+    data = ET.SubElement(layer, "data", encoding="csv")
+    if m.infinite:
+        for x, y, g in chunks:
+            chunk = ET.SubElement(data, "chunk", x=str(x), y=str(y), width=str(CHUNK), height=str(CHUNK))
+            chunk.text = _csv(g)
+    else:
+        data.text = _csv(m.gids)
+    group = ET.SubElement(root, "objectgroup", id="2", name="objects")
+    for i, (name, row, column, props) in enumerate(objects, 1):
+        node = ET.SubElement(group, "object", id=str(i), name=name)
+        for key, value in (("x", (2 * column + 1) * TILE), ("y", m.tile_y(row) * TILE)):
+            node.set(key, str(value))
+        node.set("width", str(TILE))
+        node.set("height", str(TILE))
+        _xml_props(node, props)
+    ET.indent(root, space=" ")
+    text: bytes = ET.tostring(root, encoding="UTF-8", xml_declaration=True)
+    return text + b"\n"
+
+
+def write_tiled(
+    path: str | os.PathLike[str],
+    grid: np.ndarray,
+    *,
+    objects: Iterable[Mapping[str, object]] | None = None,
+    endpoints: bool = False,
+    top: bool = True,
+    infinite: bool = False,
+    first_row: int = 0,
+    description: str | None = None,
+) -> None:
+    """Write ``grid`` as a Tiled map, JSON or XML by the extension of ``path``
+    (``.tmj`` or ``.tmx``), replaced whole or not at all (see the module).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write, ending in ``.tmj`` or ``.tmx``, in a folder that exists.
+    grid : numpy.ndarray
+        A ``(h, w)`` uint8 array of maze rows (a window's ``win.rows``, a whole maze).
+    objects : iterable of dict, optional
+        Objects to place: dicts with ``name`` (str), ``row`` (absolute: from
+        ``first_row`` to ``first_row + h - 1``), ``column`` and optionally
+        ``properties`` (a dict of bool, int, float or str values).
+    endpoints : bool
+        Add the objects ``start`` and ``end`` at :func:`es.suggest_endpoints`.
+    top : bool
+        Give the top border row (``es.tiles(grid, top=top)``); ``False`` for
+        rows that go on above, such as a window's.
+    infinite : bool
+        Write Tiled's chunked infinite map, tiles at their absolute rows.
+    first_row : int
+        The maze row of the grid's first row (``win.top`` for a window).
+    description : str, optional
+        Text stored as the map property ``description``.
+
+    >>> import os, tempfile, eller_stream as es
+    >>> win = es.Window(es.InfiniteMaze(8, band=4, seed=2), row=1000)
+    >>> path = os.path.join(tempfile.mkdtemp(), "window.tmx")
+    >>> es.write_tiled(path, win.rows, top=False, first_row=win.top, endpoints=True)
+    >>> open(path, "rb").read(38)
+    b"<?xml version='1.0' encoding='UTF-8'?>"
+    """
+    target = _check_path(path)
+    grid = _check_grid(grid)
+    first_row = check_int("first_row", first_row, -ROW_LIMIT, ROW_LIMIT - grid.shape[0])
+    found = _objects(objects, first_row, grid.shape)
+    if endpoints:
+        start, end = suggest_endpoints(grid)
+        for name, (y, x) in (("start", start), ("end", end)):
+            found.append((name, first_row + y, x, [("row", "int", first_row + y), ("column", "int", x)]))
+    if description is not None and not isinstance(description, str):
+        raise TypeError(f"description must be a str or None, got {type(description).__name__}")
+    m = _Map(grid, first_row, bool(top), bool(infinite))
+    write = _tmx if target.lower().endswith(".tmx") else _tmj
+    write_bytes(target, write(m, found, description))
