@@ -210,11 +210,13 @@ def test_render_help_does_not_describe_save_state():
     assert b"--save-state" not in out.stdout
 
 
-def test_readme_compare_table_has_the_default_number_of_seeds():
-    readme = open(os.path.join(ROOT, "README.md")).read()
+def test_the_compare_table_has_the_default_number_of_seeds():
+    # the table the README links to (docs/companions.md)
+    table = open(os.path.join(ROOT, "docs", "companions.md")).read()
+    assert "docs/companions.md" in open(os.path.join(ROOT, "README.md")).read()
     out = run("compare", "--help")
     assert b"seeds per algorithm, 0, 1, ... (3)" in out.stdout
-    assert "200 x 200, 3 seeds" in readme and "2 seeds" not in readme
+    assert "200 x 200, 3 seeds" in table and "2 seeds" not in table
 
 
 # -- signals at start-up --------------------------------------------------------------
