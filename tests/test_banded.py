@@ -134,7 +134,7 @@ def _assert_forest(rows_iter, width):
         carried_south = (chunk[-1] & SOUTH).astype(bool)
 
 
-@pytest.mark.parametrize("width", [26, 80, 1000])
+@pytest.mark.parametrize("width", [26, 80, pytest.param(1000, marks=pytest.mark.slow)])
 def test_a_hundred_thousand_rows_have_no_loop(width):
     maze = es.InfiniteMaze(width, seed=width)
     chunk = max(32, 200_000 // width)

@@ -193,6 +193,7 @@ def _memory_limit() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (6_000_000 * 1024, 6_000_000 * 1024))
 
 
+@pytest.mark.slow  # four processes that fill memory up to a 6 GB limit
 @pytest.mark.parametrize("extra", [[], ["--band", "4"], ["--style", "ascii"], ["--style", "unicode"]])
 def test_a_width_too_large_for_memory_is_one_line(extra):
     args = ["--width", "1000000000", "--rows", "2", "--style", "raw", *extra]

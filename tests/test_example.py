@@ -113,6 +113,7 @@ def test_save_and_resume(tmp_path):
     assert (second["width"], second["seed"], second["band"]) == (20, 3, 16)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("delay", [0.3, 3.0])  # during the imports, and while playing
 def test_ctrl_c_ends_quietly(tmp_path, delay):
     proc = subprocess.Popen(

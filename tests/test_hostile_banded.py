@@ -178,6 +178,7 @@ def test_a_fork_after_the_parallel_path_leaves_the_children_working():
     assert got == [want] * 4
 
 
+@pytest.mark.slow
 def test_the_parallel_path_under_a_memory_limit_gives_a_clear_error():
     # it raised SystemError from inside the parallel kernel (the serial path: MemoryError)
     code = textwrap.dedent(

@@ -19,6 +19,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import eller_stream as es
 
 SCRIPT = textwrap.dedent(
@@ -57,6 +59,7 @@ def _writable_again(site: Path) -> None:
             os.chmod(os.path.join(folder, name), stat.S_IRUSR | stat.S_IWUSR)
 
 
+@pytest.mark.slow
 def test_read_only_install_imports_and_runs(tmp_path):
     site = _read_only_copy(tmp_path)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "PYTHON"))}

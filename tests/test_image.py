@@ -126,6 +126,7 @@ def peak_streaming(height: int) -> tuple[int, int]:
     return peak, sink.size
 
 
+@pytest.mark.slow
 def test_streamed_png_memory_does_not_grow_with_height():
     small, _ = peak_streaming(4000)
     tall, written = peak_streaming(40000)
