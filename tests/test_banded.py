@@ -15,6 +15,7 @@ import scipy.sparse
 from hypothesis import given
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import connected_components
+from strategies import door_probabilities, probabilities, seeds
 
 import eller_stream as es
 from eller_stream import _banded_stream as banded_stream
@@ -29,11 +30,6 @@ from naive import (
     perfect_problems,
     reaches_next_row,
 )
-
-probabilities = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0))
-door_probabilities = st.one_of(st.sampled_from([1.0, 0.5, 0.05, 0.3]), st.floats(0.001, 1.0))
-seeds = st.integers(0, 2**64 - 1)
-
 
 # -- the kernel is the model, byte for byte ------------------------------------------
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import door_probabilities, probabilities, seeds
 
 import eller_stream as es
 from eller_stream import _level_kernels as lk
@@ -27,10 +28,6 @@ from naive import (
     neighbours,
     perfect_problems,
 )
-
-probabilities = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0))
-door_probabilities = st.one_of(st.sampled_from([1.0, 0.5, 0.05]), st.floats(0.001, 1.0))
-seeds = st.integers(0, 2**64 - 1)
 
 
 def dead_ends(grid: np.ndarray, rows: range) -> list[tuple[int, int]]:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import probabilities, room_shares, seeds
 
 import eller_stream as es
 
@@ -22,10 +23,6 @@ from naive import (
     detour_reference,
     rooms_reference,
 )
-
-probabilities = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0))
-room_shares = st.one_of(st.sampled_from([0.0, 0.05, 0.3, 0.99]), st.floats(0.0, 0.999))
-seeds = st.integers(0, 2**64 - 1)
 
 
 @given(

@@ -12,14 +12,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import door_probabilities, probabilities
 
 import eller_stream as es
 from eller_stream import _band_kernels as bk
 
 from naive import banded_reference, neighbours, schedule_params
 
-probabilities = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0))
-door_probabilities = st.one_of(st.sampled_from([1.0, 0.05]), st.floats(0.001, 1.0))
 frames = st.fixed_dictionaries(
     {},
     optional={

@@ -8,13 +8,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import probabilities, seeds
 
 import eller_stream as es
 
 from naive import closing_row_reference, eller_reference, perfect_problems
-
-probabilities = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0))
-seeds = st.integers(0, 2**64 - 1)
 
 
 def row_set_counts(grid: np.ndarray) -> list[int]:
