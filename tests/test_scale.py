@@ -11,9 +11,10 @@ import sys
 
 import numpy as np
 import pytest
-from naive import EAST, SOUTH, perfect_problems
 
 import eller_stream as es
+
+from naive import EAST, SOUTH, perfect_problems
 
 da = pytest.importorskip("dask.array", reason="the [dask] extra is not installed")
 dask = pytest.importorskip("dask")
