@@ -169,9 +169,7 @@ def dataset(
     return Dataset(mazes, ends, np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64), cells)
 
 
-def _lazy(
-    algorithm: str, width: int, height: int, seed: int, sizes: tuple[int, ...], solutions: bool
-) -> Any:
+def _lazy(algorithm: str, width: int, height: int, seed: int, sizes: tuple[int, ...], solutions: bool) -> Any:
     """The Dask arrays of a dataset: one task a chunk makes its mazes (and
     solutions); the arrays take their parts."""
     from .scale import require
