@@ -61,6 +61,11 @@ class Dataset(NamedTuple):
     def path(self, i: int) -> Any:
         """Maze ``i``'s path, a ``(k, 2)`` array of ``(y, x)`` cells.
 
+        Parameters
+        ----------
+        i:
+            The maze, in ``[0, n)``.
+
         >>> import eller_stream as es
         >>> ds = es.dataset(2, 5, 3, solutions=True)
         >>> bool((ds.path(1)[0] == ds.endpoints[1, 0]).all())
