@@ -235,7 +235,7 @@ def write_zarr(
     overwrite:
         Replace what is at ``path``.
 
-    >>> import pytest; zarr = pytest.importorskip("zarr")  # the [dask] extra
+    >>> import pytest; da, zarr = pytest.importorskip("dask.array"), pytest.importorskip("zarr")  # [dask]
     >>> import os, tempfile, eller_stream as es
     >>> maze = es.InfiniteMaze(8, band=4, seed=1, loops=0.5)
     >>> path = os.path.join(tempfile.mkdtemp(), "maze.zarr")
@@ -292,7 +292,7 @@ def read_zarr_maze(path: str | os.PathLike[str]) -> tuple[InfiniteMaze, int, int
         The store's folder or URL.  A Zarr array without
         :func:`write_zarr`'s attributes is a ``ValueError``.
 
-    >>> import pytest; _ = pytest.importorskip("zarr")  # the [dask] extra
+    >>> import pytest; _ = pytest.importorskip("dask.array"), pytest.importorskip("zarr")  # [dask]
     >>> import os, tempfile, eller_stream as es
     >>> maze = es.InfiniteMaze(8, band=4, seed=1, schedule=es.Schedule({0: {"rooms": 0.2}}))
     >>> path = os.path.join(tempfile.mkdtemp(), "maze.zarr")
