@@ -138,6 +138,11 @@ def main() -> None:
         for name, seconds in best.items():
             ns = seconds / (stop * a.width) * 1e9
             print(f"{name:45s} {seconds:7.2f} s  {ns:5.2f} ns/cell  {base / seconds:5.2f}x one core")
+        part = min(stop, 10**8 // a.width)  # one band a chunk (the words) against the default
+        for label, bpc in (("one band a chunk", 1), ("the default chunks", None)):
+            seconds = min(on_cluster(client, maze, part, bpc) for _ in range(a.rounds))
+            chunks = len(es.band_chunks(maze, 0, part, bpc))
+            print(f"cluster, {label:18s} {part * a.width:.3g} cells, {chunks:6d} chunks: {seconds:6.2f} s")
         for scheduler in ("cluster", "threads", "sync"):
             cost = min(per_chunk(client, 2000, scheduler) for _ in range(a.rounds))
             print(f"per chunk of a tiny maze, {scheduler:8s}: {cost * 1e6:7.1f} us")

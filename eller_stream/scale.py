@@ -36,7 +36,7 @@ from .banded import InfiniteMaze
 
 __all__ = ["CHUNK_BYTES", "FORMAT", "band_chunks", "read_zarr_maze", "to_dask", "write_zarr"]
 
-CHUNK_BYTES = 1 << 20  # the least bytes a chunk holds by default (when bands are smaller)
+CHUNK_BYTES = 8 << 20  # the least bytes a chunk holds by default (when bands are smaller)
 MAX_CHUNKS = 1 << 24  # more chunks than this is a graph no scheduler should be handed
 FORMAT = "eller_stream.InfiniteMaze.rows/1"  # the Zarr attribute "format" of write_zarr's stores
 HINT = "pip install 'eller_stream[dask]'"
@@ -96,13 +96,14 @@ def band_chunks(
         The rows ``start`` to ``stop - 1``, any ints with ``start < stop``.
     bands_per_chunk:
         Bands a chunk; ``None``: one band when a band holds at least
-        :data:`CHUNK_BYTES` (1 MiB), else the fewest bands that do (a
-        scheduler spends about a millisecond a task, more than small bands
-        take to make).
+        :data:`CHUNK_BYTES` (8 MiB), else the fewest bands that do: a
+        ``distributed`` task costs about 1-2 ms, and a band of 32 x 1000
+        cells takes 0.2 ms to make (one band a chunk is then ~8x slower;
+        docs/performance.md).
 
     >>> import eller_stream as es
-    >>> es.band_chunks(es.InfiniteMaze(1000, band=32, seed=0), 0, 100_000)[:2]  # 33 bands: 1 MiB
-    (1056, 1056)
+    >>> es.band_chunks(es.InfiniteMaze(1000, band=32, seed=0), 0, 100_000)[:2]  # 263 bands: 8 MiB
+    (8416, 8416)
     """
     maze, start, stop = _check_range(maze, start, stop)
     rows = maze.band * _bands_per_chunk(maze, bands_per_chunk)
@@ -158,7 +159,7 @@ def to_dask(maze: InfiniteMaze, start: int, stop: int, *, bands_per_chunk: int |
     start, stop:
         The rows, any ints with ``start < stop`` in ``[-2**63, 2**63]``.
     bands_per_chunk:
-        Bands a chunk (see :func:`band_chunks`); ``None``: about 1 MiB a
+        Bands a chunk (see :func:`band_chunks`); ``None``: about 8 MiB a
         chunk, one band a chunk when bands are that large.
 
     Raises ``ModuleNotFoundError`` without the ``[dask]`` extra.

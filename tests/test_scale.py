@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import eller_stream as es
+from eller_stream.scale import CHUNK_BYTES
 
 from naive import EAST, SOUTH, perfect_problems
 
@@ -83,9 +84,10 @@ def test_chunks_follow_the_bands():
     assert es.band_chunks(maze, 0, 8, bands_per_chunk=1) == (4, 4)
     assert es.band_chunks(maze, 1, 3, bands_per_chunk=5) == (2,)  # inside one band
     assert es.band_chunks(maze, -1, 0) == (1,)
-    # the default: about 1 MiB a chunk, one band a chunk when a band is larger
-    assert es.band_chunks(maze, 0, 10**6)[0] == 4 * -(-(2**20) // 40)
-    wide = es.InfiniteMaze(2**15, band=64, seed=0)
+    # the default: about CHUNK_BYTES (8 MiB) a chunk, one band a chunk when a band is larger
+    assert CHUNK_BYTES == 8 << 20
+    assert es.band_chunks(maze, 0, 10**6)[0] == 4 * -(-(8 << 20) // 40)
+    wide = es.InfiniteMaze(2**17, band=64, seed=0)
     assert set(es.band_chunks(wide, 0, 640)) == {64}
     for start in range(-9, 9):
         sizes = es.band_chunks(maze, start, start + 23, bands_per_chunk=2)
