@@ -130,17 +130,34 @@ def make_chunk(maze: InfiniteMaze, start: int, stop: int) -> np.ndarray:
         return maze.rows(start, stop)
 
 
-def _rows_array(maze: InfiniteMaze, start: int, sizes: tuple[int, ...]) -> Any:
-    """The Dask array of the rows from ``start`` in chunks of ``sizes`` rows."""
+class _Chunks:
+    """Chunk ``i`` of the rows ``start .. stop - 1`` cut as :func:`_sizes`
+    cuts them (``head`` rows, then ``rows`` at a time): a few numbers, not a
+    list of bounds, so that each task carries a few hundred bytes."""
+
+    def __init__(self, maze: InfiniteMaze, start: int, stop: int, head: int, rows: int) -> None:
+        self.maze, self.start, self.stop, self.head, self.rows = maze, start, stop, head, rows
+
+    def offset(self, i: int) -> int:
+        return (i > 0) * self.head + max(0, i - (self.head > 0)) * self.rows
+
+    def __call__(self, block_id: tuple[int, int] = (0, 0)) -> np.ndarray:
+        i = block_id[0]
+        return make_chunk(
+            self.maze, self.start + self.offset(i), min(self.stop, self.start + self.offset(i + 1))
+        )
+
+
+def _rows_array(maze: InfiniteMaze, start: int, stop: int, head: int, rows: int) -> Any:
+    """The Dask array of the rows, cut as :func:`_sizes` cuts them: a
+    blockwise layer, so that what is done to each chunk next (a reduction,
+    a store) runs in the same task (Dask fuses them)."""
     da = require("dask.array")
-    base = require("dask.base")
-    hlg = require("dask.highlevelgraph")
-    name = "eller-rows-" + base.tokenize(repr(maze), start, sizes)
-    bounds = np.concatenate([[0], np.cumsum(np.array(sizes, dtype=object))]) + start
-    graph = {(name, i, 0): (make_chunk, maze, int(bounds[i]), int(bounds[i + 1])) for i in range(len(sizes))}
-    layers = hlg.HighLevelGraph.from_collections(name, graph, dependencies=())
+    sizes = _sizes(stop - start, head, rows)
+    name = "eller-rows-" + require("dask.base").tokenize(repr(maze), start, sizes)
+    make = _Chunks(maze, start, stop, min(head, stop - start), rows)
     meta = np.empty((0, 0), np.uint8)
-    return da.Array(layers, name, chunks=(sizes, (maze.width,)), dtype=np.uint8, meta=meta)
+    return da.map_blocks(make, chunks=(sizes, (maze.width,)), dtype=np.uint8, meta=meta, name=name)
 
 
 def to_dask(maze: InfiniteMaze, start: int, stop: int, *, bands_per_chunk: int | None = None) -> Any:
@@ -174,7 +191,9 @@ def to_dask(maze: InfiniteMaze, start: int, stop: int, *, bands_per_chunk: int |
     True
     """
     maze, start, stop = _check_range(maze, start, stop)
-    return _rows_array(maze, start, band_chunks(maze, start, stop, bands_per_chunk))
+    return _rows_array(
+        maze, start, stop, -start % maze.band, maze.band * _bands_per_chunk(maze, bands_per_chunk)
+    )
 
 
 def _attributes(maze: InfiniteMaze, start: int, stop: int) -> dict[str, Any]:
@@ -248,9 +267,8 @@ def write_zarr(
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     rows = maze.band * _bands_per_chunk(maze, bands_per_chunk)
-    sizes = _sizes(stop - start, 0, rows)
     zarr = require("zarr")
-    array = _rows_array(maze, start, sizes)
+    array = _rows_array(maze, start, stop, 0, rows)
     attributes = _attributes(maze, start, stop)
     shape, chunks = (stop - start, maze.width), (min(rows, stop - start), maze.width)
 

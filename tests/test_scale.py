@@ -111,6 +111,13 @@ def test_the_maze_pickles_to_an_equal_maze():
         assert len(pickle.dumps(maze)) < 2000
 
 
+def test_what_is_done_to_a_chunk_next_runs_in_its_task():
+    rows = es.to_dask(MAZES["plain"], -7, 500, bands_per_chunk=2)
+    summed = rows.map_blocks(lambda b: b.sum(keepdims=True), chunks=((1,) * rows.numblocks[0], (1,)))
+    (optimized,) = dask.optimize(summed)
+    assert len(optimized.__dask_graph__()) == rows.numblocks[0]  # one task a chunk: fused
+
+
 def test_the_graph_is_named_by_the_maze_and_rows():
     a = es.to_dask(MAZES["plain"], 0, 100)
     assert a.name == es.to_dask(MAZES["plain"], 0, 100).name
@@ -198,7 +205,7 @@ def test_a_failed_write_leaves_nothing(tmp_path, monkeypatch):
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(scale, "make_chunk", broken)
-    with pytest.raises(RuntimeError, match="disk on fire"):
+    with dask.config.set(scheduler="threads"), pytest.raises(RuntimeError, match="disk on fire"):
         es.write_zarr(tmp_path / "m.zarr", MAZES["plain"], 0, 50, bands_per_chunk=1)
     assert os.listdir(tmp_path) == []
 
