@@ -4,6 +4,7 @@ chunk, and what a Zarr write spends on making, compressing and storing.
 
     python benchmarks/scale.py                  # 10**9 cells, width 1000, band 32
     python benchmarks/scale.py --cells 2e8 --workers 2 --rounds 3
+    python benchmarks/scale.py --saturation inf    # no queuing of root tasks on the scheduler
 
 The things compared are timed in turns, ``--rounds`` times, and the best
 round of each is kept (the machines are shared: trust the ratios).  A
@@ -19,6 +20,7 @@ import os
 import shutil
 import tempfile
 import time
+import uuid
 
 import dask
 import numpy as np
@@ -34,7 +36,9 @@ def _digest(block: np.ndarray) -> np.ndarray:
 
 def _digests(rows):
     """A number a chunk (computed in the chunk's task: Dask fuses them), as delayed values."""
-    digests = rows.map_blocks(_digest, chunks=((1,) * len(rows.chunks[0]), (1,)), dtype=np.int64)
+    chunks = ((1,) * len(rows.chunks[0]), (1,))
+    name = f"digest-{uuid.uuid4().hex}"  # a new key each time: no result is found from an earlier round
+    digests = rows.map_blocks(_digest, chunks=chunks, dtype=np.int64, name=name)
     return digests.to_delayed().ravel().tolist()
 
 
@@ -145,14 +149,19 @@ def main() -> None:
     p.add_argument("--band", type=int, default=32)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--saturation", default=None, help="distributed.scheduler.worker-saturation (1.1)")
     a = p.parse_args()
+    if a.saturation is not None:
+        dask.config.set({"distributed.scheduler.worker-saturation": float(a.saturation)})
     from distributed import Client, LocalCluster
 
     maze = es.InfiniteMaze(a.width, band=a.band, seed=1)
     stop = int(a.cells) // a.width
     sizes = es.band_chunks(maze, 0, stop)
+    bands = sizes[0] // a.band
     print(f"{stop} rows x {a.width} = {stop * a.width:.3g} cells, band {a.band}, {len(sizes)} chunks")
     print(f"idle before: {100 * idle_share():.0f}% of the machine's CPU time")
+    print(f"worker-saturation {dask.config.get('distributed.scheduler.worker-saturation')}")
     cluster = LocalCluster(
         n_workers=a.workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
     )
@@ -165,6 +174,7 @@ def main() -> None:
             for name, run in (
                 ("one core, this process", lambda: one_core(maze, sizes)),
                 (f"cluster, {a.workers} processes x 1 thread", lambda: on_cluster(client, maze, stop, None)),
+                ("the same, 8x larger chunks", lambda: on_cluster(client, maze, stop, 8 * bands)),
                 ("maze.rows on numba's threads, this process", lambda: all_cores(maze, stop, sizes[0])),
             ):
                 best[name] = min(best.get(name, float("inf")), run())
