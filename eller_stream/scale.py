@@ -98,7 +98,7 @@ def band_chunks(
         Bands a chunk; ``None``: one band when a band holds at least
         :data:`CHUNK_BYTES` (8 MiB), else the fewest bands that do: a
         ``distributed`` task costs about 1-2 ms, and a band of 32 x 1000
-        cells takes 0.2 ms to make (one band a chunk is then ~8x slower;
+        cells takes 0.2 ms to make (one band a chunk is then over 10x slower;
         docs/performance.md).
 
     >>> import eller_stream as es
