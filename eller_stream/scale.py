@@ -213,8 +213,13 @@ def _attributes(maze: InfiniteMaze, start: int, stop: int) -> dict[str, Any]:
     }
 
 
-def _is_local(path: str | os.PathLike[str]) -> bool:
-    return "://" not in os.fspath(path)
+def _local_path(path: str | os.PathLike[str]) -> str | None:
+    """The folder ``path`` names on this machine (a ``file://`` URL too), or
+    ``None`` for a URL of another file system."""
+    text = os.fspath(path)
+    if text.startswith("file://"):
+        return text[len("file://") :]
+    return None if "://" in text else text
 
 
 def write_zarr(
@@ -274,14 +279,20 @@ def write_zarr(
 
     def write(target: str) -> None:
         store = zarr.create_array(
-            store=target, shape=shape, chunks=chunks, dtype="uint8", attributes=attributes
+            store=target,
+            shape=shape,
+            chunks=chunks,
+            dtype="uint8",
+            attributes=attributes,
+            overwrite=overwrite,
         )
         array.store(store, lock=False)
 
-    if not _is_local(path):
+    local = _local_path(path)
+    if local is None:
         write(os.fspath(path))
         return
-    _write_local(os.path.abspath(os.fspath(path)), write, overwrite)
+    _write_local(os.path.abspath(local), write, overwrite)
 
 
 def _write_local(target: str, write: Any, overwrite: bool) -> None:

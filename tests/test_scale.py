@@ -324,3 +324,18 @@ def test_without_the_extra_the_error_says_how_to_install_it(monkeypatch, missing
             es.to_dask(MAZES["plain"], 0, 5)
         with pytest.raises(ModuleNotFoundError, match=hint):
             es.dataset(2, 3, 3, chunks=1)
+
+
+def test_a_url_is_written_in_place(tmp_path):
+    pytest.importorskip("fsspec")
+    maze = MAZES["loops"]
+    url = f"memory://maze-{os.getpid()}.zarr"  # the memory file system of this process: local threads
+    with dask.config.set(scheduler="threads"):
+        es.write_zarr(url, maze, -5, 40)
+        assert es.read_zarr_maze(url) == (maze, -5, 40)
+        with pytest.raises(Exception, match="exists"):
+            es.write_zarr(url, maze, 0, 9)
+        es.write_zarr(url, maze, 0, 9, overwrite=True)
+        np.testing.assert_array_equal(zarr.open_array(url, mode="r")[:], maze.rows(0, 9))
+    es.write_zarr(f"file://{tmp_path}/m.zarr", maze, 0, 9)  # a file:// URL is a local folder
+    assert es.read_zarr_maze(tmp_path / "m.zarr") == (maze, 0, 9)
