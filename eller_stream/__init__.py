@@ -30,6 +30,7 @@ _EXPORTS = {
     "STYLES": ".render",
     "BandParams": "._params",
     "BandedStream": ".banded",
+    "Dataset": "._dataset",
     "EllerStream": ".stream",
     "Metrics": ".analysis",
     "InfiniteMaze": ".banded",
@@ -37,9 +38,11 @@ _EXPORTS = {
     "TextRenderer": ".render",
     "Window": ".window",
     "backtracker": "._backtracker",
+    "band_chunks": ".scale",
     "closed_rows": "._stream_base",
     "compare": "._compare",
     "count_passages": ".analysis",
+    "dataset": "._dataset",
     "detour": ".analysis",
     "distances": ".analysis",
     "eller": ".stream",
@@ -49,6 +52,7 @@ _EXPORTS = {
     "parse_strategy": "._growing_tree",
     "png_rows": ".image",
     "read_raw": ".render",
+    "read_zarr_maze": ".scale",
     "write_image": ".image",
     "text": ".render",
     "solve": ".analysis",
@@ -57,14 +61,17 @@ _EXPORTS = {
     "text_rows": ".render",
     "tile_rows": ".render",
     "tiles": ".render",
+    "to_dask": ".scale",
     "validate": ".analysis",
     "write_png": ".image",
     "write_tiled": ".tiled",
+    "write_zarr": ".scale",
 }
 
 if TYPE_CHECKING:
     from ._backtracker import backtracker  # noqa: F401
     from ._compare import compare  # noqa: F401
+    from ._dataset import Dataset, dataset  # noqa: F401
     from ._format import EAST, SOUTH  # noqa: F401
     from ._growing_tree import STRATEGIES, growing_tree, parse_strategy  # noqa: F401
     from ._params import BandParams  # noqa: F401
@@ -84,6 +91,7 @@ if TYPE_CHECKING:
     from .banded import BandedStream, InfiniteMaze  # noqa: F401
     from .image import png_rows, svg, write_image, write_png  # noqa: F401
     from .render import STYLES, TextRenderer, read_raw, text, text_rows, tile_rows, tiles  # noqa: F401
+    from .scale import band_chunks, read_zarr_maze, to_dask, write_zarr  # noqa: F401
     from .stream import EllerStream, eller  # noqa: F401
     from .tiled import write_tiled  # noqa: F401
     from .window import Window  # noqa: F401

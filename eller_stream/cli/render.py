@@ -22,6 +22,7 @@ from ..image import write_image, write_png
 from ..stream import EllerStream
 from ..tiled import write_tiled
 from . import _options as opt
+from . import _zarr
 from ._common import PICTURE_EXIT_STATUSES, PROG, Parser, RowLimitError, UsageError, isatty, say
 from .state import Stream
 
@@ -33,6 +34,7 @@ examples:
   eller-stream render -o tall.png --width 1000 --rows 1000000 --cell 2 --wall 1   streamed, O(width) memory
   eller-stream render -o gt.png --algorithm growing-tree --strategy newest:90,random:10 --width 80 --rows 60
   eller-stream render -o level.tmj --band 16 --start 1000000 --rows 48   a Tiled map (.tmj JSON, .tmx XML)
+  eller-stream render -o big.zarr --band 32 --rows 100000 --width 1000   the rows, through Dask ([dask] extra)
 
 Eller mazes are streamed into the PNG row by row unless --endpoints or
 --solution is given (both need the finished maze); the other algorithms build
@@ -296,6 +298,9 @@ def draw(p: RenderPlan) -> None:
 
 def main(argv: Sequence[str]) -> int:
     args = parser().parse_args(list(argv))
+    if _zarr.wanted(args):  # -o PATH.zarr: the banded maze's rows, not a picture
+        _check_algorithm(args)
+        return _zarr.write(args)
     p = plan(args)
     if args.seed is None and isatty(sys.stderr):
         say(f"seed {p.seed}")
