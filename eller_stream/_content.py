@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import ROW_LIMIT, SEED_LIMIT, check_int, check_row
+from ._validate import SEED_LIMIT, check_int, check_row_range
 
 __all__ = ["CONTENT_SALT", "cell_random"]
 
@@ -43,10 +43,7 @@ def _mix(z: np.ndarray) -> np.ndarray:
 def cell_random(key: np.uint64, width: int, start: int, stop: int, salt: int) -> np.ndarray:
     """The numbers in [0, 1) of rows ``start`` to ``stop - 1``, columns 0 to
     ``width - 1``: a ``(stop - start, width)`` float64 array (see the module)."""
-    start = check_row("start", start)
-    stop = check_int("stop", stop, -ROW_LIMIT, ROW_LIMIT)
-    if stop <= start:
-        raise ValueError(f"stop must be greater than start, got start={start}, stop={stop}")
+    start, stop = check_row_range(start, stop)
     salt = check_int("salt", salt, 0, SEED_LIMIT - 1)
     salt_key = _mix(np.array([salt], np.uint64) * _GOLDEN + CONTENT_SALT)
     k = _mix(np.array([key], np.uint64) ^ salt_key)

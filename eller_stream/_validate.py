@@ -65,6 +65,15 @@ def check_row(name: str, row: object) -> int:
     return check_int(name, row, -ROW_LIMIT, ROW_LIMIT - 1)
 
 
+def check_row_range(start: object, stop: object) -> tuple[int, int]:
+    """Return rows ``start`` to ``stop - 1`` of the banded maze as ints, ``start < stop``."""
+    first = check_row("start", start)
+    end = check_int("stop", stop, -ROW_LIMIT, ROW_LIMIT)
+    if end <= first:
+        raise ValueError(f"stop must be greater than start, got start={first}, stop={end}")
+    return first, end
+
+
 def check_grid_buffer(name: str, out: object, shape: tuple[int, ...]) -> None:
     """``out`` must be a writeable, C-contiguous uint8 array of ``shape``."""
     if not isinstance(out, np.ndarray):

@@ -36,6 +36,7 @@ from ._validate import (
     check_grid_buffer,
     check_int,
     check_row,
+    check_row_range,
     check_seed,
     check_width,
 )
@@ -261,10 +262,7 @@ class InfiniteMaze:
         >>> bool((whole[5:] == maze.rows(0, 9)).all())
         True
         """
-        start = check_row("start", start)
-        stop = check_int("stop", stop, -ROW_LIMIT, ROW_LIMIT)
-        if stop <= start:
-            raise ValueError(f"stop must be greater than start, got start={start}, stop={stop}")
+        start, stop = check_row_range(start, stop)
         n = stop - start
         if out is None:
             out = par.alloc((n, self._width), np.uint8, f"stop - start = {n} rows of width {self._width}")
@@ -366,10 +364,7 @@ class InfiniteMaze:
         >>> bool(len(rects) and (rects[:, 0] + rects[:, 2] <= 8).all())  # off the band's last two rows
         True
         """
-        start = check_row("start", start)
-        stop = check_int("stop", stop, -ROW_LIMIT, ROW_LIMIT)
-        if stop <= start:
-            raise ValueError(f"stop must be greater than start, got start={start}, stop={stop}")
+        start, stop = check_row_range(start, stop)
         k, w = self._band, self._width
         found = [np.empty((0, 4), np.int64)]
         if self._whole:

@@ -31,7 +31,7 @@ import numpy as np
 
 from ._params import BandParams
 from ._schedule import Schedule
-from ._validate import ROW_LIMIT, check_int, check_row
+from ._validate import ROW_LIMIT, check_int, check_row_range
 from .banded import InfiniteMaze
 
 __all__ = ["CHUNK_BYTES", "FORMAT", "band_chunks", "read_zarr_maze", "to_dask", "write_zarr"]
@@ -58,10 +58,7 @@ def require(module: str) -> Any:
 def _check_range(maze: object, start: object, stop: object) -> tuple[InfiniteMaze, int, int]:
     if not isinstance(maze, InfiniteMaze):
         raise TypeError(f"maze must be an InfiniteMaze, got {type(maze).__name__}")
-    first = check_row("start", start)
-    end = check_int("stop", stop, -ROW_LIMIT, ROW_LIMIT)
-    if end <= first:
-        raise ValueError(f"stop must be greater than start, got start={first}, stop={end}")
+    first, end = check_row_range(start, stop)
     return maze, first, end
 
 
