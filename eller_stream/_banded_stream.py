@@ -105,19 +105,26 @@ class BandedStream(RowStream):
     # -- the kernel --------------------------------------------------------
     def _kernel(self, left: np.ndarray, right: np.ndarray, out: np.ndarray, row: int) -> None:
         maze = self._maze
-        maze._kernel(left, right, out, row)  # the sets (for finish()) are those of the plain rows
-        if maze._whole:
-            # a braid changes a band's rows until the band is done: the stream
-            # makes each band with loops whole (it holds one) and hands out its rows
-            k, i = maze.band, 0
-            while i < out.shape[0]:
-                b, y = divmod(row + i, k)
-                m = min(out.shape[0] - i, k - y)
-                if maze._whole_in(b):
-                    if self._held is None or self._held[0] != b:
-                        self._held = (b, maze._whole_band(b))
-                    out[i : i + m] = self._held[1][y : y + m]
-                i += m
+        if not maze._whole:
+            maze._kernel(left, right, out, row)
+            return
+        # A braid changes a band's rows until the band is done: the stream makes
+        # each band with loops or rooms whole (it holds one) and hands out its
+        # rows. Their sets are not needed: finish() takes them from the held
+        # rows, and a band's end leaves sets of one cell for the next band.
+        k, i = maze.band, 0
+        while i < out.shape[0]:
+            b, y = divmod(row + i, k)
+            m = min(out.shape[0] - i, k - y)
+            if maze._whole_in(b):
+                if self._held is None or self._held[0] != b:
+                    self._held = (b, maze._whole_band(b))
+                out[i : i + m] = self._held[1][y : y + m]
+                if y + m == k:
+                    left[:] = right[:] = np.arange(left.shape[0], dtype=left.dtype)
+            else:
+                maze._kernel(left, right, out[i : i + m], row + i)
+            i += m
 
     def _close(self, sets: Sets) -> np.ndarray:
         left, right = sets.left.copy(), sets.right.copy()
