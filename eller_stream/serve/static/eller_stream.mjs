@@ -1,0 +1,534 @@
+// eller_stream.mjs: the rows of eller_stream's mazes, from docs/spec.md alone.
+//
+// An ES module with no dependencies, for browsers and Node:
+//
+//   import { rows } from "./eller_stream.mjs";
+//   const bytes = rows({ width: 80, band: 32, seed: "7" }, -5, 60); // Uint8Array, 65 * 80 flags
+//
+// Each byte is a cell: EAST = 1 (open to the right), SOUTH = 2 (open below).
+// Without `band`, the plain Eller stream's rows, counted from 0.
+// 64-bit words are pairs of uint32 (hi, lo) on the per-cell paths; BigInt
+// only where a value is computed once per row or band.
+
+export const EAST = 1;
+export const SOUTH = 2;
+export const MAX_WIDTH = 2 ** 31 - 2;
+export const MAX_BAND = 65536;
+export const DEFAULTS = Object.freeze({ horizontal: 0.5, vertical: 0.5, doors: 0.45, loops: 0.0, rooms: 0.0 });
+const KNOBS = Object.keys(DEFAULTS);
+
+const M64 = (1n << 64n) - 1n;
+const GOLDEN = 0x9e3779b97f4a7c15n;
+const GOLDEN_HI = 0x9e3779b9;
+const GOLDEN_LO = 0x7f4a7c15;
+const SALT = { band: 0x62616e64n, seam: 0x7365616dn, loop: 0x6c6f6f70n, room: 0x726f6f6dn };
+const FIRST_JOIN = 0.8;
+const FIRST_OPEN = 0.6;
+const TWO32 = 4294967296;
+const ROW_LOW = -(1n << 63n);
+const ROW_HIGH = 1n << 63n;
+
+// ---------------------------------------------------------------- 64-bit words
+// mix64 on (hi, lo) uint32 halves; the result in MH, ML.
+let MH = 0;
+let ML = 0;
+
+function mul(ah, al, bh, bl) {
+  const a0 = al & 0xffff;
+  const a1 = al >>> 16;
+  const b0 = bl & 0xffff;
+  const b1 = bl >>> 16;
+  const p00 = a0 * b0;
+  const p01 = a0 * b1;
+  const p10 = a1 * b0;
+  const mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
+  ML = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0;
+  const high = a1 * b1 + Math.floor(p01 / 65536) + Math.floor(p10 / 65536) + Math.floor(mid / 65536);
+  MH = (high + Math.imul(ah, bl) + Math.imul(al, bh)) >>> 0;
+}
+
+function mixHalves(hi, lo) {
+  let l = (lo ^ ((lo >>> 30) | (hi << 2))) >>> 0;
+  let h = (hi ^ (hi >>> 30)) >>> 0;
+  mul(h, l, 0xbf58476d, 0x1ce4e5b9);
+  l = (ML ^ ((ML >>> 27) | (MH << 5))) >>> 0;
+  h = (MH ^ (MH >>> 27)) >>> 0;
+  mul(h, l, 0x94d049bb, 0x133111eb);
+  ML = (ML ^ ((ML >>> 31) | (MH << 1))) >>> 0;
+  MH = (MH ^ (MH >>> 31)) >>> 0;
+}
+
+/** SplitMix64's finaliser on a BigInt in [0, 2**64). */
+export function mix64(z) {
+  mixHalves(Number(z >> 32n), Number(z & 0xffffffffn));
+  return (BigInt(MH) << 32n) | BigInt(ML);
+}
+
+/** The key of a seed (spec 2.2). */
+export function seedKey(seed) {
+  return mix64(mix64((seed + GOLDEN) & M64) ^ 0x656c6c6572n);
+}
+
+function salted(key, index, salt) {
+  const i = ((index % (1n << 64n)) + (1n << 64n)) % (1n << 64n);
+  return mix64(key ^ mix64((i * GOLDEN + salt) & M64));
+}
+
+/** Draws `n` numbers draw(k, i0 .. i0 + n - 1) into hi[], lo[] (Uint32Arrays). */
+function draws(k, i0, n, hi, lo) {
+  const z = (k + ((i0 & M64) * GOLDEN)) & M64;
+  let zh = Number(z >> 32n);
+  let zl = Number(z & 0xffffffffn);
+  for (let i = 0; i < n; i++) {
+    mixHalves(zh, zl);
+    hi[i] = MH;
+    lo[i] = ML;
+    const s = zl + GOLDEN_LO;
+    zl = s >>> 0;
+    zh = (zh + GOLDEN_HI + (s >= TWO32 ? 1 : 0)) >>> 0;
+  }
+}
+
+function draw(k, i) {
+  return mix64((k + (BigInt(i) & M64) * GOLDEN) & M64);
+}
+
+// (z32 * n) >> 32, exact for n < 2**32
+function pick(z32, n) {
+  const zh = Math.floor(z32 / 65536);
+  const zl = z32 % 65536;
+  return Math.floor((zh * n + Math.floor((zl * n) / 65536)) / 65536);
+}
+
+/** round_half_even(p * 2**32) (spec 2.4). */
+export function threshold(p) {
+  const x = p * TWO32;
+  const r = Math.floor(x);
+  const d = x - r;
+  if (d > 0.5) return r + 1;
+  if (d < 0.5) return r;
+  return r % 2 === 0 ? r : r + 1;
+}
+
+// ---------------------------------------------------------------- checks
+function fail(kind, message) {
+  throw new kind(message);
+}
+
+function toBigInt(name, value) {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number") {
+    if (!Number.isSafeInteger(value)) fail(TypeError, `${name} must be an integer (a safe Number, a BigInt or a decimal string), got ${value}`);
+    return BigInt(value);
+  }
+  if (typeof value === "string" && /^-?(0|[1-9][0-9]*)$/.test(value)) return BigInt(value);
+  return fail(TypeError, `${name} must be an integer (a Number, a BigInt or a decimal string), got ${String(value)}`);
+}
+
+function intIn(name, value, low, high) {
+  const v = toBigInt(name, value);
+  if (v < low || v > high) fail(RangeError, `${name} must be in [${low}, ${high}], got ${v}`);
+  return v;
+}
+
+function probability(name, value) {
+  if (typeof value !== "number") fail(TypeError, `${name} must be a number in [0, 1], got ${String(value)}`);
+  if (!(value >= 0 && value <= 1)) fail(RangeError, `${name} must be in [0, 1], got ${value}`);
+  if (name === "doors" && value === 0) fail(RangeError, "doors must be in (0, 1], got 0");
+  if (name === "rooms" && value === 1) fail(RangeError, "rooms must be in [0, 1), got 1");
+  return value;
+}
+
+function knobs(source, where) {
+  const out = {};
+  for (const name of Object.keys(source)) {
+    if (!KNOBS.includes(name)) fail(RangeError, `unknown parameter ${JSON.stringify(name)}${where}`);
+    out[name] = probability(name, source[name]);
+  }
+  return out;
+}
+
+function schedule(source) {
+  if (typeof source !== "object" || source === null) fail(TypeError, "schedule must be an object of keyframes");
+  const frames = Object.keys(source).map((k) => [intIn("a schedule's band index", k, ROW_LOW, ROW_HIGH - 1n), knobs(source[k], ` at band ${k} of the schedule`)]);
+  if (frames.length === 0) fail(RangeError, "schedule must have a keyframe");
+  frames.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return frames;
+}
+
+function checkParams(params) {
+  if (typeof params !== "object" || params === null) fail(TypeError, "params must be an object");
+  const allowed = ["width", "seed", "band", "schedule", ...KNOBS];
+  for (const name of Object.keys(params)) {
+    if (!allowed.includes(name)) fail(RangeError, `unknown parameter ${JSON.stringify(name)}`);
+  }
+  if (params.width === undefined) fail(TypeError, "width is required");
+  if (params.seed === undefined) fail(TypeError, "seed is required (a BigInt or a decimal string)");
+  const p = {
+    width: Number(intIn("width", params.width, 1n, BigInt(MAX_WIDTH))),
+    seed: intIn("seed", params.seed, 0n, M64),
+    band: params.band === undefined ? null : Number(intIn("band", params.band, 2n, BigInt(MAX_BAND))),
+    own: { ...DEFAULTS, ...knobs(Object.fromEntries(KNOBS.filter((k) => params[k] !== undefined).map((k) => [k, params[k]])), "") },
+    schedule: params.schedule === undefined ? null : schedule(params.schedule),
+  };
+  if (p.band === null) {
+    for (const name of ["doors", "loops", "rooms", "schedule"]) {
+      if (params[name] !== undefined) fail(RangeError, `${name} needs band (the Eller stream has none)`);
+    }
+  }
+  return p;
+}
+
+// ---------------------------------------------------------------- sets
+// The sets of one row: union-find over cell labels, relabelled 0 .. width - 1
+// each row so that the arrays stay `width` long.
+class Sets {
+  constructor(width) {
+    this.width = width;
+    this.label = new Int32Array(width);
+    this.parent = new Int32Array(width);
+    this.next = new Int32Array(width);
+    this.map = new Int32Array(width);
+    this.reset();
+  }
+
+  reset() {
+    for (let x = 0; x < this.width; x++) {
+      this.label[x] = x;
+      this.parent[x] = x;
+    }
+  }
+
+  find(x) {
+    const parent = this.parent;
+    let a = this.label[x];
+    while (parent[a] !== a) {
+      parent[a] = parent[parent[a]];
+      a = parent[a];
+    }
+    return a;
+  }
+
+  join(a, b) {
+    this.parent[b] = a;
+  }
+
+  // the next row's sets from this row's SOUTH flags (out[base .. base + width))
+  descend(out, base) {
+    const w = this.width;
+    this.map.fill(-1);
+    let fresh = 0;
+    for (let x = 0; x < w; x++) {
+      if (out[base + x] & SOUTH) {
+        const r = this.find(x);
+        if (this.map[r] < 0) this.map[r] = fresh++;
+        this.next[x] = this.map[r];
+      } else {
+        this.next[x] = -1;
+      }
+    }
+    for (let x = 0; x < w; x++) {
+      this.label[x] = this.next[x] < 0 ? fresh++ : this.next[x];
+      this.parent[x] = x;
+    }
+  }
+}
+
+// the south step (spec 4 step 2, 5.3 step 3): roots seen further right, flags by root
+function lastCells(sets, last) {
+  for (let x = 0; x < sets.width; x++) last[sets.find(x)] = x;
+}
+
+// ---------------------------------------------------------------- the Eller stream
+function eller(p, start, stop, closing) {
+  const w = p.width;
+  const key = seedKey(p.seed);
+  const J = threshold(p.own.horizontal);
+  const O = threshold(p.own.vertical);
+  const out = new Uint8Array(closing ? 0 : Number(stop - start) * w);
+  const row = new Uint8Array(w);
+  const hi = new Uint32Array(w);
+  const lo = new Uint32Array(w);
+  const last = new Int32Array(w);
+  const opened = new Uint8Array(w);
+  const sets = new Sets(w);
+  for (let y = 0n; y < stop; y++) {
+    row.fill(0);
+    draws(key, y * BigInt(w), w, hi, lo);
+    for (let x = 0; x < w - 1; x++) {
+      const a = sets.find(x);
+      const b = sets.find(x + 1);
+      if (a !== b && lo[x] < J) {
+        row[x] |= EAST;
+        sets.join(a, b);
+      }
+    }
+    lastCells(sets, last);
+    opened.fill(0);
+    for (let x = 0; x < w; x++) {
+      const r = sets.find(x);
+      if ((last[r] > x || opened[r]) && hi[x] >= O) continue;
+      row[x] |= SOUTH;
+      opened[r] = 1;
+    }
+    if (!closing && y >= start) out.set(row, Number(y - start) * w);
+    sets.descend(row, 0);
+  }
+  if (!closing) return out;
+  const close = new Uint8Array(w);
+  for (let x = 0; x < w - 1; x++) {
+    const a = sets.find(x);
+    const b = sets.find(x + 1);
+    if (a !== b) {
+      close[x] = EAST;
+      sets.join(a, b);
+    }
+  }
+  return close;
+}
+
+// ---------------------------------------------------------------- the banded maze
+function seamDoors(w, key, seam, doors) {
+  const q = salted(key, seam, SALT.seam);
+  const D = threshold(doors);
+  const hi = new Uint32Array(w);
+  const lo = new Uint32Array(w);
+  draws(q, 0n, w, hi, lo);
+  const door = new Uint8Array(w);
+  let any = false;
+  for (let x = 0; x < w; x++) {
+    if (lo[x] < D) {
+      door[x] = 1;
+      any = true;
+    }
+  }
+  if (!any) door[pick(Number(draw(q, w) & 0xffffffffn), w)] = 1;
+  return door;
+}
+
+function placeRooms(w, K, key, b, rooms) {
+  const R = K - 2;
+  const T = (BigInt(K) * BigInt(w) * BigInt(threshold(rooms))) >> 32n;
+  if (rooms === 0 || K < 4 || w < 2 || T === 0n) return [];
+  const m = salted(key, b, SALT.room);
+  const hmax = Math.min(R, 6);
+  const wmax = Math.min(w, 8);
+  const placed = [];
+  let total = 0n;
+  const attempts = 16n + T / 5n;
+  for (let i = 0n; i < attempts; i++) {
+    const size = mix64((m + ((2n * i) & M64) * GOLDEN) & M64);
+    const place = mix64((m + ((2n * i + 1n) & M64) * GOLDEN) & M64);
+    const h = 2 + pick(Number(size & 0xffffffffn), hmax - 1);
+    const rw = 2 + pick(Number(size >> 32n), wmax - 1);
+    const top = pick(Number(place & 0xffffffffn), R - h + 1);
+    const left = pick(Number(place >> 32n), w - rw + 1);
+    const apart = placed.every(([t, l, hh, ww]) => top + h < t || t + hh < top || left + rw < l || l + ww < left);
+    if (!apart) continue;
+    placed.push([top, left, h, rw]);
+    total += BigInt(h * rw);
+    if (total >= T) break;
+  }
+  return placed;
+}
+
+// the room number of each cell of rows 0 .. K - 3 (-1: none), and whether it is a room's first row
+function roomMap(w, K, placed) {
+  const room = new Int32Array(K * w).fill(-1);
+  const first = new Uint8Array(K * w);
+  placed.forEach(([top, left, h, rw], i) => {
+    for (let y = top; y < top + h; y++) {
+      for (let x = left; x < left + rw; x++) {
+        room[y * w + x] = i;
+        if (y === top) first[y * w + x] = 1;
+      }
+    }
+  });
+  return { room, first };
+}
+
+function band(p, key, b, own, doorsAbove, out) {
+  const w = p.width;
+  const K = p.band;
+  const c = salted(key, b, SALT.band);
+  const door = seamDoors(w, key, b + 1n, own.doors);
+  const placed = placeRooms(w, K, key, b, own.rooms);
+  const { room, first } = roomMap(w, K, placed);
+  const hasRooms = placed.length > 0;
+  const sets = new Sets(w);
+  const hi = new Uint32Array(w);
+  const lo = new Uint32Array(w);
+  const last = new Int32Array(w);
+  const opened = new Uint8Array(w);
+  const doorSet = new Uint8Array(w);
+  const topSet = new Uint8Array(w);
+  for (let y = 0; y < K - 1; y++) {
+    const base = y * w;
+    draws(c, BigInt(base), w, hi, lo);
+    const J = threshold(own.horizontal * (y === 0 ? FIRST_JOIN : 1));
+    const O = threshold(own.vertical * (y === 0 ? FIRST_OPEN : 1));
+    if (hasRooms) {
+      for (let x = 0; x < w - 1; x++) {
+        const i = base + x;
+        if (first[i] && room[i] === room[i + 1] && first[i + 1]) {
+          out[i] |= EAST;
+          sets.join(sets.find(x), sets.find(x + 1));
+        }
+      }
+    }
+    for (let x = 0; x < w - 1; x++) {
+      const i = base + x;
+      if (room[i] >= 0 && room[i] === room[i + 1]) {
+        out[i] |= EAST;
+        continue;
+      }
+      const a = sets.find(x);
+      const r = sets.find(x + 1);
+      if (a !== r && lo[x] < J) {
+        out[i] |= EAST;
+        sets.join(a, r);
+      }
+    }
+    lastCells(sets, last);
+    opened.fill(0);
+    doorSet.fill(0);
+    topSet.fill(0);
+    const penultimate = y === K - 2;
+    for (let x = 0; x < w; x++) {
+      const i = base + x;
+      const r = sets.find(x);
+      const intoTop = first[i + w] === 1;
+      if (penultimate && door[x] && doorSet[r]) continue;
+      if (intoTop && topSet[r]) continue;
+      const inside = room[i] >= 0 && room[i] === room[i + w];
+      if (!inside && (last[r] > x || opened[r]) && hi[x] >= O) continue;
+      out[i] |= SOUTH;
+      opened[r] = 1;
+      if (penultimate && door[x]) doorSet[r] = 1;
+      if (intoTop) topSet[r] = 1;
+    }
+    sets.descend(out, base);
+  }
+  // the last row: join unless both sets hold a door, open at the doors
+  const base = (K - 1) * w;
+  const holds = new Uint8Array(w);
+  for (let x = 0; x < w; x++) if (door[x]) holds[sets.find(x)] = 1;
+  for (let x = 0; x < w - 1; x++) {
+    const a = sets.find(x);
+    const r = sets.find(x + 1);
+    if (a !== r && !(holds[a] && holds[r])) {
+      out[base + x] |= EAST;
+      sets.join(a, r);
+      holds[a] = holds[a] | holds[r];
+    }
+  }
+  for (let x = 0; x < w; x++) if (door[x]) out[base + x] |= SOUTH;
+  if (own.loops > 0) braid(p, key, b, own.loops, doorsAbove, out);
+}
+
+// spec 5.5: dead ends open into loops, row-major over the band
+function braid(p, key, b, loops, doorsAbove, g) {
+  const w = p.width;
+  const K = p.band;
+  const north = seamDoors(w, key, b, doorsAbove);
+  const gk = salted(key, b, SALT.loop);
+  const L = threshold(loops);
+  const hi = new Uint32Array(w);
+  const lo = new Uint32Array(w);
+  const isOpen = (y, x, d) => {
+    if (d === 0) return y > 0 ? (g[(y - 1) * w + x] & SOUTH) !== 0 : north[x] === 1;
+    if (d === 1) return (g[y * w + x] & SOUTH) !== 0;
+    if (d === 2) return x > 0 && (g[y * w + x - 1] & EAST) !== 0;
+    return (g[y * w + x] & EAST) !== 0;
+  };
+  const sides = (y, x) => isOpen(y, x, 0) + isOpen(y, x, 1) + isOpen(y, x, 2) + isOpen(y, x, 3);
+  const steps = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+  for (let y = 0; y < K; y++) {
+    draws(gk, BigInt(y * w), w, hi, lo);
+    for (let x = 0; x < w; x++) {
+      if (sides(y, x) !== 1 || lo[x] >= L) continue;
+      const candidates = [];
+      for (let d = 0; d < 4; d++) {
+        const ny = y + steps[d][0];
+        const nx = x + steps[d][1];
+        if (ny >= 0 && ny < K && nx >= 0 && nx < w && !isOpen(y, x, d)) candidates.push(d);
+      }
+      if (candidates.length === 0) continue;
+      const dead = candidates.filter((d) => sides(y + steps[d][0], x + steps[d][1]) === 1);
+      const pool = dead.length > 0 ? dead : candidates;
+      const d = pool[pick(hi[x], pool.length)];
+      if (d === 0) g[(y - 1) * w + x] |= SOUTH;
+      else if (d === 1) g[y * w + x] |= SOUTH;
+      else if (d === 2) g[y * w + x - 1] |= EAST;
+      else g[y * w + x] |= EAST;
+    }
+  }
+}
+
+// spec 5.7: band b's parameters under a schedule
+function paramsAt(p, b) {
+  if (p.schedule === null) return p.own;
+  const frames = p.schedule;
+  const out = {};
+  for (const name of KNOBS) {
+    const v = frames.map(([, f]) => (f[name] === undefined ? p.own[name] : f[name]));
+    const n = frames.length - 1;
+    if (b <= frames[0][0]) out[name] = v[0];
+    else if (b >= frames[n][0]) out[name] = v[n];
+    else {
+      let i = 0;
+      while (frames[i + 1][0] <= b) i++;
+      const t = Number(b - frames[i][0]) / Number(frames[i + 1][0] - frames[i][0]);
+      const a = v[i];
+      const c = v[i + 1];
+      out[name] = Math.min(Math.max(a + (c - a) * t, Math.min(a, c)), Math.max(a, c));
+    }
+  }
+  return out;
+}
+
+function floorDiv(a, k) {
+  const q = a / k;
+  return a % k !== 0n && a < 0n ? q - 1n : q;
+}
+
+function banded(p, start, stop) {
+  const w = p.width;
+  const K = BigInt(p.band);
+  const key = seedKey(p.seed);
+  const out = new Uint8Array(Number(stop - start) * w);
+  const scratch = new Uint8Array(p.band * w);
+  for (let b = floorDiv(start, K); b <= floorDiv(stop - 1n, K); b++) {
+    scratch.fill(0);
+    band(p, key, b, paramsAt(p, b), paramsAt(p, b - 1n).doors, scratch);
+    const first = b * K;
+    const from = start > first ? start : first;
+    const to = stop < first + K ? stop : first + K;
+    out.set(scratch.subarray(Number(from - first) * w, Number(to - first) * w), Number(from - start) * w);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- the API
+/**
+ * Rows start .. stop - 1 as a Uint8Array of (stop - start) * width flags.
+ * `params`: width, seed (BigInt or decimal string), and for the banded maze
+ * band, horizontal, vertical, doors, loops, rooms, schedule; without band, the
+ * Eller stream (rows from 0). `start`, `stop`: Numbers or BigInts.
+ */
+export function rows(params, start, stop) {
+  const p = checkParams(params);
+  const low = p.band === null ? 0n : ROW_LOW;
+  const s = intIn("start", start, low, ROW_HIGH);
+  const e = intIn("stop", stop, low, ROW_HIGH);
+  if (e < s) fail(RangeError, `stop must be at least start, got start=${s} stop=${e}`);
+  if (e === s) return new Uint8Array(0);
+  return p.band === null ? eller(p, s, e, false) : banded(p, s, e);
+}
+
+/** The Eller stream's closing row after `n` rows (what finish() returns). */
+export function closingRow(params, n) {
+  const p = checkParams(params);
+  if (p.band !== null) fail(RangeError, "closingRow is the Eller stream's (no band)");
+  return eller(p, 0n, intIn("n", n, 0n, ROW_HIGH), true);
+}
