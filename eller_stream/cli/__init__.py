@@ -20,6 +20,7 @@ __all__ = ["COMMANDS", "ExitStatus", "load", "main"]
 COMMANDS = {
     "render": "render",
     "compare": "compare",
+    "serve": "serve",
 }
 DEFAULT_COMMAND = "stream"
 

@@ -1,0 +1,114 @@
+"""``eller-stream serve``: the HTTP API and the viewer (eller_stream.serve)."""
+
+from __future__ import annotations
+
+import http.client
+import importlib.util
+import socket
+import threading
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from . import _options as opt
+from ._common import PROG, Parser, UsageError, os_message, say
+
+EXIT_STATUSES = """\
+exit status:
+  0    stopped
+  2    a bad option, an address it cannot listen on, or the [serve] extra
+       not installed
+  128+N  stopped by signal N: 130 Ctrl-C (SIGINT), 143 SIGTERM, 129 SIGHUP
+Every error is one line on standard error: "eller-stream: error: ...".
+"""
+
+EXAMPLES = f"""\
+examples:
+  eller-stream serve                            http://127.0.0.1:8080/ : the viewer
+  eller-stream serve --port 0                   any free port (printed)
+  curl 'http://127.0.0.1:8080/v1/rows?width=80&band=32&seed=7&start=-5&stop=60' > rows.raw
+
+the API (docs/serve.md):
+  GET /v1/rows   width, seed, start, stop, band (none: the Eller stream, rows
+                 from 0), horizontal, vertical, doors, loops, rooms, schedule
+                 (JSON), format=raw|json|png
+  GET /v1/info   the version, the parameters' defaults, the limits
+
+{EXIT_STATUSES}"""
+
+EXTRA = ("starlette", "uvicorn")
+
+if TYPE_CHECKING:
+    import uvicorn
+
+
+def parser() -> Parser:
+    p = Parser(f"{PROG} serve", "Serve the maze's rows over HTTP, with a viewer at /.", EXAMPLES)
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (127.0.0.1)")
+    p.add_argument(
+        "--port", type=opt.option_int("port", 0, 65535), default=8080, help="the port; 0: any (8080)"
+    )
+    return p
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket. Its protocol is IPPROTO_TCP, not 0, so that
+    asyncio sets TCP_NODELAY on the connections it accepts: without it a
+    response written in two parts waits for the client's delayed ACK (40 ms)."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        address = socket.getaddrinfo(host, port, family, socket.SOCK_STREAM, socket.IPPROTO_TCP)[0][4]
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    except (OSError, OverflowError, UnicodeError) as exc:
+        raise UsageError(f"cannot listen on {host}:{port}: {_reason(exc)}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(1024)
+    except (OSError, OverflowError) as exc:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {_reason(exc)}") from None
+    return sock
+
+
+def _reason(exc: Exception) -> str:
+    return os_message(exc) if isinstance(exc, OSError) else str(exc)
+
+
+def main(argv: Sequence[str]) -> int:
+    args = parser().parse_args(argv)
+    missing = [name for name in EXTRA if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UsageError(f"serve needs {', '.join(missing)}: pip install 'eller_stream[serve]'")
+    import uvicorn
+
+    from ..serve.app import app, warm
+
+    sock = _listen(args.host, args.port)
+    warm()
+    protocol = "httptools" if importlib.util.find_spec("httptools") else "h11"
+    config = uvicorn.Config(app, log_level="warning", access_log=False, http=protocol, lifespan="off")
+    server = uvicorn.Server(config)
+    threading.Thread(target=_announce, args=(server, sock.getsockname()[:2]), daemon=True).start()
+    server.run(sockets=[sock])
+    return 0
+
+
+def _announce(server: uvicorn.Server, address: tuple[str, int]) -> None:
+    """Once the server runs, ask it for a few rows (the first request of a
+    process pays for uvicorn's first connection, ~20 ms), then say where it is."""
+    host, port = address
+    while not server.started:
+        if server.should_exit:
+            return
+        time.sleep(0.01)
+    local = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    try:
+        conn = http.client.HTTPConnection(local, port, timeout=10)
+        conn.request("GET", "/v1/rows?width=8&band=8&seed=1&start=0&stop=8")
+        conn.getresponse().read()
+        conn.close()
+    except OSError:
+        pass  # it serves all the same
+    shown = f"[{host}]" if ":" in host else host
+    say(f"serving http://{shown}:{port}/ (the viewer; the API at /v1/rows); Ctrl-C stops")

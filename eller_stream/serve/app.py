@@ -1,0 +1,127 @@
+"""The HTTP API and the viewer, as an ASGI app (Starlette).
+
+- ``GET /v1/rows?width=80&band=32&seed=7&start=-5&stop=60&format=raw``: the
+  rows (raw flag bytes, JSON or PNG); immutable, with an ``ETag``.
+- ``GET /v1/info``: the version, the parameters' defaults and the limits.
+- ``GET /``: the viewer; ``/viewer.js`` and ``/eller_stream.mjs`` its scripts
+  (the second is the JavaScript module, for games too).
+
+A bad request is a 400 (an unknown path a 404, another method a 405), each
+with a JSON body ``{"error": ..., "parameter": ...}``; every answer allows
+any origin.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ._request import QueryError, RowsRequest, info, parse
+
+__all__ = ["app", "make_app", "warm"]
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+INLINE_CELLS = 2**16  # a request of more cells runs in a worker thread, not in the event loop
+CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag, X-Width, X-Start, X-Stop"}
+STATIC = {
+    "/": ("viewer.html", "text/html; charset=utf-8"),
+    "/viewer.js": ("viewer.js", "text/javascript; charset=utf-8"),
+    "/eller_stream.mjs": ("eller_stream.mjs", "text/javascript; charset=utf-8"),
+}
+MAX_FIELDS = 32
+
+
+def _error(status: int, message: str, parameter: str | None = None) -> Response:
+    body = json.dumps({"error": message, "parameter": parameter, "status": status})
+    headers = {**CORS, "Cache-Control": "no-store"}
+    return Response(body, status, headers=headers, media_type="application/json")
+
+
+def _query(request: Request) -> dict[str, list[str]]:
+    text = request.scope.get("query_string", b"").decode("latin-1")
+    try:
+        return parse_qs(text, keep_blank_values=True, max_num_fields=MAX_FIELDS)
+    except ValueError:
+        raise QueryError("query", f"a query has at most {MAX_FIELDS} parameters") from None
+
+
+async def rows(request: Request) -> Response:
+    try:
+        req = parse(_query(request))
+    except QueryError as exc:
+        return _error(400, str(exc), exc.parameter)
+    etag = req.etag()
+    headers = {
+        **CORS,
+        "ETag": etag,
+        "Cache-Control": IMMUTABLE,
+        "X-Width": str(req.width),
+        "X-Start": str(req.start),
+        "X-Stop": str(req.stop),
+    }
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    body, media = await _body(req)
+    return Response(body, headers=headers, media_type=media)
+
+
+async def _body(req: RowsRequest) -> tuple[bytes, str]:
+    if (req.stop - req.start) * req.width > INLINE_CELLS:
+        return await run_in_threadpool(req.body)
+    return req.body()
+
+
+async def info_route(request: Request) -> Response:
+    if request.query_params:
+        name = next(iter(request.query_params))
+        return _error(400, f"unknown parameter {name[:40]!r} (/v1/info takes none)", name)
+    return Response(json.dumps(info()), headers=CORS, media_type="application/json")
+
+
+def _static(name: str, media: str) -> Any:
+    data = resources.files(__package__).joinpath("static", name).read_bytes()
+
+    async def serve(request: Request) -> Response:
+        return Response(data, headers={**CORS, "Cache-Control": "no-cache"}, media_type=media)
+
+    return serve
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    messages = {
+        404: f"no such path: {request.url.path[:80]}",
+        405: f"{request.method} is not allowed here (GET)",
+    }
+    return _error(status, messages.get(status, "the server failed"))
+
+
+def make_app() -> Starlette:
+    """The app: the API's routes, the viewer and its scripts."""
+    routes = [Route("/v1/rows", rows, methods=["GET"]), Route("/v1/info", info_route, methods=["GET"])]
+    routes += [Route(path, _static(name, media), methods=["GET"]) for path, (name, media) in STATIC.items()]
+    return Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _http_error})
+
+
+def warm() -> None:
+    """Compile (or load from numba's cache) every kernel a request can run,
+    so that the first request is as fast as the rest."""
+    small = {"width": ["8"], "seed": ["1"], "start": ["-3"], "stop": ["9"]}
+    for extra in ({}, {"loops": ["0.5"]}, {"rooms": ["0.3"]}, {"loops": ["1"], "rooms": ["0.5"]}):
+        for fmt in ("raw", "json", "png"):
+            parse({**small, "band": ["8"], "format": [fmt], **extra}).body()
+    parse({**small, "band": ["8"], "schedule": ['{"0": {"loops": 0.5}}']}).body()
+    parse({**small, "start": ["0"]}).body()
+    parse({"width": ["80"], "band": ["32"], "seed": ["1"], "start": ["0"], "stop": ["2048"]}).body()
+
+
+app = make_app()

@@ -1,0 +1,72 @@
+"""A real ``eller-stream serve`` for the tests: started on a free port of
+127.0.0.1 in a new process, stopped with SIGTERM."""
+
+from __future__ import annotations
+
+import http.client
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HAS_SERVE = all(importlib.util.find_spec(name) for name in ("starlette", "uvicorn"))
+# CI installs the extra: there these tests run (and fail without it)
+needs_serve = pytest.mark.skipif(
+    not HAS_SERVE and not os.environ.get("CI"),
+    reason="the [serve] extra is not installed (pip install '.[serve]')",
+)
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Server:
+    def __init__(self, *args: str) -> None:
+        env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        command = [sys.executable, "-m", "eller_stream", "serve", "--port", "0", *args]
+        self.proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
+        assert self.proc.stderr is not None
+        line = self.proc.stderr.readline()
+        if "serving http://" not in line:
+            self.proc.kill()
+            raise RuntimeError(f"the server did not start: {line}{self.proc.stderr.read()}")
+        self.address = line.split("http://")[1].split("/")[0]
+        self.host, port = self.address.rsplit(":", 1)
+        self.port = int(port)
+
+    def get(self, path: str, headers: dict[str, str] | None = None, method: str = "GET") -> Answer:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        try:
+            conn.request(method, path, headers=headers or {})
+            r = conn.getresponse()
+            return Answer(r.status, {k.lower(): v for k, v in r.getheaders()}, r.read())
+        finally:
+            conn.close()
+
+    def rows(self, **query: Any) -> Answer:
+        return self.get("/v1/rows?" + urlencode(query))
+
+    def stop(self, signum: int = signal.SIGTERM) -> tuple[int, str]:
+        """Send ``signum``; the exit status and what stderr said after the first line."""
+        self.proc.send_signal(signum)
+        try:
+            _, err = self.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise
+        return self.proc.returncode, err

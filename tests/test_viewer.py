@@ -1,0 +1,226 @@
+"""The viewer in a real browser: Debian's chromium and chromium-driver under
+selenium, against a real ``eller-stream serve``. The canvas's pixels are read
+back and checked against the rows the package gives; it scrolls down and back
+up, jumps to row 10**12, draws the way down from a clicked cell, keeps the
+view in the URL, and logs no error. The JavaScript module runs in the page
+against the server's bytes."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from serve_support import HAS_SERVE, Server
+
+import eller_stream as es
+
+from naive import EAST, SOUTH, neighbours
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+except ImportError:  # pragma: no cover - the [test] extra has it
+    webdriver = None
+
+MISSING = [
+    what
+    for what, there in (
+        ("chromium", CHROMIUM),
+        ("chromedriver", DRIVER),
+        ("selenium", webdriver),
+        ("the [serve] extra", HAS_SERVE),
+    )
+    if not there
+]
+# CI installs them (apt-get install chromium chromium-driver): there the test runs
+pytestmark = pytest.mark.skipif(
+    bool(MISSING) and not os.environ.get("CI"), reason=f"not installed here: {', '.join(MISSING)}"
+)
+WIDTH, BAND, SEED = 24, 8, 7
+WALL = (0x1D, 0x24, 0x30)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    s = Server()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=800,900"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.set_script_timeout(60)
+    yield driver
+    driver.quit()
+
+
+def wait_for(check: Callable[[], bool], what: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def state(browser: Any) -> dict[str, Any]:
+    value: dict[str, Any] = browser.execute_script("return window.ellerViewer.state()")
+    return value
+
+
+def settled(browser: Any) -> dict[str, Any]:
+    """The state once every band the view shows is loaded and drawn."""
+
+    def ready() -> bool:
+        s = state(browser)
+        top = int(s["top"])
+        needed = {str(b) for b in range((top - 1) // BAND, (top + s["rowsShown"]) // BAND + 1)}
+        return s["fetching"] == 0 and needed <= set(s["loaded"])
+
+    wait_for(ready, "the bands in view")
+    time.sleep(0.1)  # one more frame
+    return state(browser)
+
+
+def pixels(browser: Any) -> np.ndarray:
+    data = browser.execute_script(
+        "const c = document.getElementById('maze');"
+        "const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+        "return [c.width, c.height, Array.from(data)];"
+    )
+    w, h, flat = data
+    return np.array(flat, np.uint8).reshape(h, w, 4)[:, :, :3]
+
+
+def check_walls(browser: Any) -> int:
+    """Every fully visible cell's east and south walls: dark on the canvas
+    exactly where the package's rows have the wall closed. Returns the cells checked."""
+    s = settled(browser)
+    img = pixels(browser)
+    top, c, left, offset = int(s["top"]), s["cell"], s["left"], s["offset"]
+    shown = (img.shape[0] + offset) // c - 2
+    rows = es.InfiniteMaze(WIDTH, BAND, SEED).rows(top, top + shown + 1)
+    dark = np.all(np.abs(img.astype(int) - WALL) < 8, axis=2)
+    checked = 0
+    for i in range(1, shown):
+        y = i * c - offset
+        for x in range(WIDTH):
+            x0 = left + x * c
+            if x < WIDTH - 1:
+                assert dark[y + c // 2, x0 + c - 1] == (not rows[i, x] & EAST), (top + i, x, "east")
+            assert dark[y + c - 1, x0 + c // 2] == (not rows[i, x] & SOUTH), (top + i, x, "south")
+            assert not dark[y + c // 2, x0 + c // 2], (top + i, x, "floor")
+            checked += 1
+    return checked
+
+
+def no_errors(browser: Any) -> None:
+    severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert severe == [] and state(browser)["errors"] == []
+
+
+def open_viewer(browser: Any, server: Server, row: str = "0") -> None:
+    browser.get(f"http://{server.address}/?width={WIDTH}&band={BAND}&seed={SEED}&row={row}")
+    wait_for(lambda: browser.execute_script("return !!window.ellerViewer"), "the viewer's script")
+
+
+def test_the_canvas_shows_the_rows(browser: Any, server: Server) -> None:
+    open_viewer(browser, server, "-5")
+    assert state(browser)["top"] == "-5"
+    assert check_walls(browser) > 10 * WIDTH
+    no_errors(browser)
+
+
+def test_it_scrolls_down_and_back_up(browser: Any, server: Server) -> None:
+    open_viewer(browser, server, "100")
+    body = browser.find_element(By.TAG_NAME, "body")
+    for _ in range(3):
+        body.send_keys(Keys.PAGE_DOWN)
+    down = settled(browser)
+    assert int(down["top"]) > 100 + 2 * BAND
+    browser.execute_script("window.ellerViewer.jump(window.ellerViewer.state().top)")
+    browser.execute_script("window.ellerViewer.scrollBy(-7 * window.ellerViewer.state().cell - 5)")
+    assert settled(browser)["offset"] == down["cell"] - 5  # a row cut at the top
+    check_walls(browser)
+    for _ in range(6):
+        body.send_keys(Keys.PAGE_UP)
+    up = settled(browser)
+    assert int(up["top"]) < 100
+    check_walls(browser)
+    wait_for(lambda: f"row={up['top']}" in browser.current_url, "the row in the URL")
+    assert f"width={WIDTH}" in browser.current_url and f"seed={SEED}" in browser.current_url
+    no_errors(browser)
+
+
+def test_it_jumps_to_row_ten_to_the_twelve(browser: Any, server: Server) -> None:
+    open_viewer(browser, server)
+    field = browser.find_element(By.ID, "row")
+    field.clear()
+    field.send_keys("10**12", Keys.ENTER)
+    wait_for(lambda: state(browser)["top"] == str(10**12), "the jump")
+    check_walls(browser)
+    field = browser.find_element(By.ID, "row")
+    field.clear()
+    field.send_keys("-2**62", Keys.ENTER)
+    wait_for(lambda: state(browser)["top"] == str(-(2**62)), "the jump")
+    check_walls(browser)
+    no_errors(browser)
+
+
+def test_a_click_draws_the_way_to_the_next_band(browser: Any, server: Server) -> None:
+    open_viewer(browser, server, "3")
+    s = settled(browser)
+    canvas = browser.find_element(By.ID, "maze")
+    c = s["cell"]
+    # the cell at row 5 (band 0), column 10; the offset is from the canvas's centre
+    dx = s["left"] + 10 * c + c // 2 - canvas.size["width"] // 2
+    dy = 2 * c + c // 2 - canvas.size["height"] // 2
+    webdriver.ActionChains(browser).move_to_element_with_offset(canvas, dx, dy).click().perform()
+    wait_for(lambda: len(state(browser)["path"]) > 0, "the way drawn")
+    path = [(int(r), x) for r, x in state(browser)["path"]]
+    assert path[0] == (5, 10) and path[-1][0] == BAND and all(0 <= r < BAND for r, _ in path[:-1])
+    grid = es.InfiniteMaze(WIDTH, BAND, SEED).rows(0, BAND + 1)
+    for a, b in itertools.pairwise(path):
+        assert b in neighbours(grid, *a), (a, b)
+    no_errors(browser)
+
+
+def test_the_javascript_module_in_the_page_gives_the_servers_bytes(browser: Any, server: Server) -> None:
+    open_viewer(browser, server)
+    same = browser.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        const { rows } = await import("/eller_stream.mjs");
+        const cases = [
+          [{ width: 80, band: 32, seed: "7" }, -5n, 60n],
+          [{ width: 31, band: 5, seed: "18446744073709551615", loops: 0.5, rooms: 0.3 },
+           10n ** 12n, 10n ** 12n + 40n],
+          [{ width: 9, seed: "3" }, 0n, 50n],
+        ];
+        const out = [];
+        for (const [params, start, stop] of cases) {
+          const q = new URLSearchParams({ ...params, start, stop });
+          const api = new Uint8Array(await (await fetch("/v1/rows?" + q)).arrayBuffer());
+          const mine = rows(params, start, stop);
+          out.push(api.length === mine.length && api.length > 0 && api.every((v, i) => v === mine[i]));
+        }
+        done(out);
+        """
+    )
+    assert same == [True, True, True]
+    no_errors(browser)
