@@ -110,8 +110,11 @@ def js_against_python(rows: int = 40000) -> tuple[float, float]:
     }}
     console.log(best * 1e6 / ({rows} * {WIDTH}));
     """
-    js = float(subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True,
-                              check=True).stdout)  # fmt: skip
+    js = float(
+        subprocess.run(
+            ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+        ).stdout
+    )
     numba.set_num_threads(1)
     maze = es.InfiniteMaze(WIDTH, BAND, 7)
     maze.rows(0, 2048)
@@ -145,18 +148,28 @@ def main() -> None:
     loop = engine_loop(20_000)
     js, py = js_against_python()
     rate = len(lat) / elapsed
-    print(json.dumps({
-        "start_to_listening_s": round(started, 2),
-        "first_request_ms": round(first * 1e3, 2),
-        "median_ms_at_100": round(float(np.median(warm)) * 1e3, 2),
-        "requests": len(lat), "clients": args.clients,
-        "requests_per_s": round(rate), "p50_ms": round(float(np.percentile(lat, 50)) * 1e3, 2),
-        "p99_ms": round(float(np.percentile(lat, 99)) * 1e3, 2),
-        "maze_rows_calls_per_s": round(loop), "server_vs_loop": round(rate / loop, 3),
-        "rss_mb_after_100": round(rss_100, 1), "rss_mb_after_all": round(rss_end, 1),
-        "js_ns_per_cell": round(js, 1), "python_ns_per_cell_one_thread": round(py, 2),
-        "js_vs_python": round(js / py, 1),
-    }, indent=1))  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "start_to_listening_s": round(started, 2),
+                "first_request_ms": round(first * 1e3, 2),
+                "median_ms_at_100": round(float(np.median(warm)) * 1e3, 2),
+                "requests": len(lat),
+                "clients": args.clients,
+                "requests_per_s": round(rate),
+                "p50_ms": round(float(np.percentile(lat, 50)) * 1e3, 2),
+                "p99_ms": round(float(np.percentile(lat, 99)) * 1e3, 2),
+                "maze_rows_calls_per_s": round(loop),
+                "server_vs_loop": round(rate / loop, 3),
+                "rss_mb_after_100": round(rss_100, 1),
+                "rss_mb_after_all": round(rss_end, 1),
+                "js_ns_per_cell": round(js, 1),
+                "python_ns_per_cell_one_thread": round(py, 2),
+                "js_vs_python": round(js / py, 1),
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -37,6 +37,8 @@ _EXPORTS = {
     "Schedule": "._schedule",
     "TextRenderer": ".render",
     "Window": ".window",
+    "NeedsNumba": "._backend",
+    "backend": "._backend",
     "backtracker": "._backtracker",
     "band_chunks": ".scale",
     "closed_rows": "._stream_base",
@@ -69,6 +71,7 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from ._backend import NeedsNumba, backend  # noqa: F401
     from ._backtracker import backtracker  # noqa: F401
     from ._compare import compare  # noqa: F401
     from ._dataset import Dataset, dataset  # noqa: F401

@@ -22,6 +22,7 @@ import os
 import numpy as np
 
 from ._atomic import atomic_write
+from ._backend import require_numba
 from ._backtracker_kernels import backtracker as backtracker_kernel
 from ._numba import call
 from ._rng import seed_key
@@ -83,6 +84,7 @@ def backtracker(
     >>> es.backtracker(3, 3, seed=1, out=buf) is buf
     True
     """
+    require_numba("es.backtracker")
     width = check_int("width", width, 1, MAX_WIDTH)
     height = check_int("height", height, 1, MAX_WIDTH)
     seed = check_seed(seed)

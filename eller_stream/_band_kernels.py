@@ -27,11 +27,10 @@ labels; the kernels must match it byte for byte.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from ._eller_kernels import _join, _leave, eller_rows
 from ._format import EAST, SOUTH
-from ._numba import _U64, _njit, _sel
+from ._numba import _U64, _njit, _sel, prange
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 from ._union_find import find
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import _checkpoint
-from . import _eller_kernels as k
+from . import _engine as engine
 from . import _level_kernels as lk
 from ._numba import call
 from ._params import BandParams
@@ -126,6 +126,17 @@ class BandedStream(RowStream):
                 maze._kernel(left, right, out[i : i + m], row + i)
             i += m
 
+    def _first_rows(self, room: int) -> int:
+        # while numba gets the kernels ready, their lean twins make short blocks: the first row comes at once
+        maze = self._maze
+        kernels: list[object] = [engine.bands_rows] if maze._whole else []
+        if maze._schedule is not None:
+            kernels.append(engine.bands_stream_rows)
+        elif not maze._whole:
+            kernels.append(engine.band_stream_rows)
+        cold = any(engine.cold(kernel) for kernel in kernels)
+        return min(engine.COLD_ROWS if cold else self._block_rows, room)
+
     def _close(self, sets: Sets) -> np.ndarray:
         left, right = sets.left.copy(), sets.right.copy()
         maze = self._maze
@@ -135,7 +146,7 @@ class BandedStream(RowStream):
                 self._held = (b, maze._whole_band(b))
             call(lk.band_row_sets, self._held[1][:y], left, right)
         row = np.empty(self._width, np.uint8)
-        call(k.eller_close, left, right, row)
+        call(engine.eller_close, left, right, row)
         return row
 
     def _end_error(self) -> Exception:

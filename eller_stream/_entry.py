@@ -31,9 +31,13 @@ def run() -> None:
     pending: list[int] = []
     for signum in _STOPPING:
         signal.signal(signum, lambda signum, frame: pending.append(signum))
-    from .cli import load, main
+    try:
+        from .cli import load, main
 
-    load(sys.argv[1:])  # the subcommand's modules: numpy, numba and the kernels' modules
+        load(sys.argv[1:])  # the subcommand's modules: numpy, numba and the kernels' modules
+    except ImportError as exc:  # a bad ELLER_STREAM_BACKEND, or a broken install: one line, status 2
+        sys.stderr.write(f"eller-stream: error: {exc}\n")
+        sys.exit(2)
     try:
         # From here until the command installs its own handling, Ctrl-C is a
         # KeyboardInterrupt (main() ends quietly on it), SIGTERM/SIGHUP a _Stop;

@@ -40,6 +40,7 @@ import numpy as np
 
 from . import _growing_tree_fast as fast
 from . import _growing_tree_kernels as g
+from ._backend import require_numba
 from ._format import EAST, SOUTH
 from ._growing_tree_kernels import STRATEGIES
 from ._numba import call
@@ -152,6 +153,7 @@ def growing_tree(
     >>> bool((a == es.growing_tree(8, 8, "random", seed=3)).all())
     True
     """
+    require_numba("es.growing_tree")
     width = check_int("width", width, 1, MAX_WIDTH)
     height = check_int("height", height, 1, MAX_WIDTH)
     weights = parse_strategy(strategy)

@@ -11,12 +11,11 @@ and rooms included), for a stream's closing row.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from ._band_kernels import TH_ROOM, band_span
 from ._braid_kernels import band_braid
 from ._format import EAST, SOUTH
-from ._numba import _U64, _njit
+from ._numba import _U64, _njit, prange
 from ._room_kernels import _band_with_rooms, band_rooms
 from ._union_find import find
 

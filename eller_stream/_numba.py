@@ -18,12 +18,18 @@ import sys
 from collections.abc import Callable
 from typing import Any, Literal, ParamSpec, TypeVar, cast, overload
 
-import numba
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
+
+from ._backend import LEAN
+
+if LEAN:  # no numba: every kernel is its plain-Python function (eller_stream._lean replaces the hot ones)
+    prange = range
+else:
+    import numba
+    from llvmlite import ir
+    from numba import prange, types  # noqa: F401  # prange: the kernels' parallel loops
+    from numba.core import cgutils
+    from numba.extending import intrinsic
 
 _U64 = np.uint64
 
@@ -68,6 +74,9 @@ def _njit(
     a note says so on stderr, once per process."""
 
     def decorate(func: F) -> F:
+        if LEAN:
+            return func
+
         def jit(cache: bool) -> object:
             return numba.njit(
                 func, cache=cache, nogil=True, boundscheck=False, parallel=parallel, inline=inline
@@ -90,8 +99,9 @@ def _njit(
 
 
 def jit_disabled() -> bool:
-    """True when the kernels run as plain Python (``NUMBA_DISABLE_JIT=1``)."""
-    return bool(numba.config.DISABLE_JIT)  # type: ignore[attr-defined]  # set at run time from the environment
+    """True when the kernels run as plain Python (``NUMBA_DISABLE_JIT=1``, or
+    the lean backend)."""
+    return LEAN or bool(numba.config.DISABLE_JIT)  # type: ignore[attr-defined]  # set at run time from the environment
 
 
 def kernel_errstate() -> contextlib.AbstractContextManager[object]:

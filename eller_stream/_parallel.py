@@ -13,9 +13,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import numba
 import numpy as np
 
+from ._backend import LEAN
 from ._eller_kernels import LR_PAD
 from ._numba import call
 from ._stream_base import CALL_CELLS
@@ -73,6 +73,10 @@ def scratch(threads: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
 def threads_for(rows: int, band: int, width: int) -> int:
     """The threads a range of ``rows`` rows of whole bands is made on (1:
     one core, the serial kernels)."""
+    if LEAN:  # the lean backend has no threads of its own
+        return 1
+    import numba
+
     threads = numba.get_num_threads()
     if (
         rows > band

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _band_kernels as bk
 from . import _content
+from . import _engine as engine
 from . import _level_kernels as lk
 from . import _parallel as par
 from . import _room_kernels as rk
@@ -229,11 +230,10 @@ class InfiniteMaze:
         if self._schedule is not None:
             ths = self._ths(band, (y + out.shape[0] - 1) // self._band + 1)
             k = self._band
-            call(lk.bands_stream_rows, left, right, out, self._key, band_u64, y, k, ths, doors, parent)
+            call(engine.bands_stream_rows, left, right, out, self._key, band_u64, y, k, ths, doors, parent)
             return
-        call(
-            bk.band_stream_rows, left, right, out, self._key, band_u64, y, self._band, self._th, doors, parent
-        )
+        k = self._band
+        call(engine.band_stream_rows, left, right, out, self._key, band_u64, y, k, self._th, doors, parent)
 
     def _seek(self, row: int) -> Sets:
         """The sets before row ``row``: its band's rows above it, replayed
@@ -305,7 +305,7 @@ class InfiniteMaze:
                 continue
             ths = self._ths(b, chunk.shape[0] // k)
             if threads == 1:
-                call(lk.bands_rows, chunk, self._key, band, k, ths, *(a[0] for a in scratch))
+                call(engine.bands_rows, chunk, self._key, band, k, ths, *(a[0] for a in scratch))
             else:
                 par.run(lk.bands_rows_parallel, chunk, self._key, band, k, ths, *scratch)
 
@@ -328,7 +328,8 @@ class InfiniteMaze:
         doors = np.empty(w, np.uint8)
         parent = np.empty(w + 1, np.int32)
         band_u64 = np.uint64(b & _MASK64)
-        call(lk.bands_rows, out, self._key, band_u64, self._band, self._ths(b, 1), left, right, doors, parent)
+        ths = self._ths(b, 1)
+        call(engine.bands_rows, out, self._key, band_u64, self._band, ths, left, right, doors, parent)
         return out
 
     def _band_part(self, b: int, y: int, out: np.ndarray) -> None:

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ._backend import backend
 from ._params import BandParams
 from ._schedule import Schedule
 from ._validate import ROW_LIMIT, check_int, check_row_range
@@ -111,6 +112,9 @@ def band_chunks(
 def _one_core() -> Iterator[None]:
     """numba's threads for this thread set to one while a chunk is made
     (``numba.set_num_threads`` is per thread)."""
+    if backend() == "lean":  # one core already
+        yield
+        return
     import numba
 
     before = numba.get_num_threads()

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checkpoint, _warm
+from . import _checkpoint
+from . import _engine as engine
 from ._checkpoint import ELLER_MAX_ROWS as MAX_ROWS
-from ._eller_kernels import LR_PAD, eller_close, eller_rows, is_noncrossing_partition
+from ._eller_kernels import LR_PAD, is_noncrossing_partition
 from ._numba import call
 from ._rng import seed_key, threshold
 from ._stream_base import RowStream, Sets, closed_rows
@@ -113,18 +114,16 @@ class EllerStream(RowStream):
     # -- the kernel --------------------------------------------------------
     def _kernel(self, left: np.ndarray, right: np.ndarray, out: np.ndarray, row: int) -> None:
         counter = np.uint64((row * self._width) & _MASK64)  # the cell counter wraps modulo 2**64
-        _warm.run(
-            eller_rows, out.size, left, right, out, self._key, counter, self._join_below, self._open_below
-        )
+        call(engine.eller_rows, left, right, out, self._key, counter, self._join_below, self._open_below)
 
     def _first_rows(self, room: int) -> int:
-        # the first row of a process comes without waiting for numba's set-up
-        return 1 if _warm.interpretable(eller_rows, self._width) else min(self._block_rows, room)
+        # while numba gets the kernel ready, its lean twin makes short blocks: the first row comes at once
+        return min(engine.COLD_ROWS if engine.cold(engine.eller_rows) else self._block_rows, room)
 
     def _close(self, sets: Sets) -> np.ndarray:
         left, right = sets.left.copy(), sets.right.copy()
         row = np.empty(self._width, np.uint8)
-        _warm.run(eller_close, self._width, left, right, row)
+        call(engine.eller_close, left, right, row)
         return row
 
     def _end_error(self) -> Exception:

@@ -214,13 +214,13 @@ def test_all_cores_give_the_same_bytes(monkeypatch):
 
 def test_only_the_bands_touched_are_generated(monkeypatch):
     calls = []
-    real = banded.bk.band_stream_rows
+    real = banded.engine.band_stream_rows
 
     def spy(left, right, out, key, band, y0, *rest):
         calls.append((int(band), y0, out.shape[0]))
         return real(left, right, out, key, band, y0, *rest)
 
-    monkeypatch.setattr(banded.bk, "band_stream_rows", spy)
+    monkeypatch.setattr(banded.engine, "band_stream_rows", spy)
     maze = es.InfiniteMaze(80, band=32, seed=1)
     start = 10**18 + 5
     maze.rows(start, start + 64)
@@ -512,8 +512,8 @@ def test_an_interrupted_call_leaves_the_stream_as_it_was(monkeypatch, call, stag
     next(s)  # a block of rows ahead is pending; the next row is not a band's first
     before = s.rows_emitted
     targets = {
-        "kernel": (banded.bk, "band_stream_rows"),
-        "close": (banded_stream.k, "eller_close"),
+        "kernel": (banded.engine, "band_stream_rows"),
+        "close": (banded_stream.engine, "eller_close"),
         "hash": (banded_stream._checkpoint, "seal"),
     }
     module, name = targets[stage]

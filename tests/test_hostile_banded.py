@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 
+import numba
 import numpy as np
 import pytest
 
@@ -112,14 +113,14 @@ def test_streams_pickle_through_their_checkpoint(make):
 def test_a_long_range_is_made_in_short_calls_that_ctrl_c_can_come_between(monkeypatch):
     # a seek deep into a band, and a long range, were each one uninterruptible kernel call
     calls = []
-    real = banded.bk.band_stream_rows
+    real = banded.engine.band_stream_rows
 
     def spy(left, right, out, *rest):
         calls.append(out.size)
         return real(left, right, out, *rest)
 
-    monkeypatch.setattr(banded.bk, "band_stream_rows", spy)
-    monkeypatch.setattr(par.numba, "get_num_threads", lambda: 1)  # the serial path
+    monkeypatch.setattr(banded.engine, "band_stream_rows", spy)
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 1)  # the serial path
     maze = es.InfiniteMaze(1000, band=banded.MAX_BAND, seed=2)
     maze.rows(banded.MAX_BAND - 2, banded.MAX_BAND + 10_000)  # a seek of 65534 rows, then 10002 rows
     assert len(calls) > 10 and max(calls) <= base.CALL_CELLS

@@ -23,25 +23,27 @@ import pytest
 
 import eller_stream as es
 import eller_stream._eller_kernels as eller_kernels
+import eller_stream._engine as engine
 import eller_stream._stream_base as base_module
-import eller_stream._warm as warm
 import eller_stream.stream as stream_module
 
 from naive import perfect_problems
 
 WIDTH, SEED, BLOCK = 5, 11, 3
-TRACED = {stream_module.__file__, base_module.__file__, warm.__file__, eller_kernels.__file__}
+TRACED = {stream_module.__file__, base_module.__file__, engine.__file__, eller_kernels.__file__}
 
 
 class Injected(KeyboardInterrupt):
     """The exception the tests inject (a Ctrl-C, as far as the stream knows)."""
 
 
-# Load the compiled kernels now: until then a stream's first rows come from
-# the plain-Python kernels one row at a time, and the blocks would change
-# from test to test.
-es.EllerStream(64, 0).take(warm.INTERPRET_CELLS // 64 + 1)
+# Get the compiled kernels ready now: until then a stream's blocks are short
+# (the lean twins make them), and the blocks would change from test to test.
+es.EllerStream(64, 0).take(1)
 es.EllerStream(64, 0).finish()
+for kernel in (engine.eller_rows, engine.eller_close):
+    if isinstance(kernel, engine.Warming):
+        assert kernel.ready.wait(600), kernel.error
 
 
 def make() -> es.EllerStream:
@@ -256,7 +258,7 @@ def test_a_failing_kernel_numpy_or_hashlib_call_changes_nothing(monkeypatch, set
         before = history(stream, steps)
         counter = [0]
         with monkeypatch.context() as m:
-            m.setattr(stream_module, "_warm", Failing(warm, counter, n))
+            m.setattr(stream_module, "engine", Failing(engine, counter, n))
             m.setattr(stream_module, "np", Failing(np, counter, n))
             m.setattr(base_module, "np", Failing(np, counter, n))
             m.setattr(stream_module, "_checkpoint", Failing(stream_module._checkpoint, counter, n, True))

@@ -12,6 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from .._backend import NeedsNumba
 from ._common import ExitStatus, OutputError, RowLimitError, UsageError, flush_stdout, os_message, say
 
 __all__ = ["COMMANDS", "ExitStatus", "load", "main"]
@@ -68,6 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = repr(exc.filename) if exc.filename else "to standard output"
         say(f"error: cannot write {where}: {os_message(exc)}")
         return ExitStatus.OUTPUT
+    except NeedsNumba as exc:  # a companion on the lean backend
+        say(f"error: {exc}")
+        return ExitStatus.USAGE
     except MemoryError:  # an allocation sized by the options, refused
         say("error: not enough memory for what the options ask (a smaller --width or --rows may do)")
         return ExitStatus.USAGE

@@ -1,0 +1,121 @@
+"""The kernels the streams and the banded maze call, from the backend in use
+(:mod:`eller_stream._backend`).
+
+On the lean backend they are its drop-ins (same arguments, same rows). On
+numba's, each is a :class:`Warming` kernel: until numba has it ready (compiled,
+or loaded from its cache), its lean twin answers while one background thread
+gets it ready, so that the first rows on a new machine come at once; then the
+kernel answers. Both give the same rows and leave the same sets, so a stream
+switches between them anywhere.
+
+>>> from eller_stream import _engine
+>>> callable(_engine.eller_rows)
+True
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
+
+import numpy as np
+
+from . import _lean_bands, _lean_eller
+from ._backend import LEAN
+
+__all__ = ["Warming", "band_stream_rows", "bands_rows", "bands_stream_rows", "cold", "eller_close"]
+__all__ += ["eller_rows"]
+
+COLD_ROWS = 16  # a stream's blocks while its kernel is not ready: the first rows come at once
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Warming(Generic[P, R]):
+    """A numba kernel that hands its calls to ``lean`` until it is ready.
+
+    The first call starts a thread that calls ``kernel`` on copies of that
+    call's arguments (so with the same types: numba compiles the one
+    signature the real calls need, or loads it from its cache); from the call
+    after it is done, ``kernel`` answers. Should that fail, ``lean`` goes on
+    answering. A child forked while the thread runs keeps to ``lean``: the
+    thread, and any lock it held, did not come with it."""
+
+    _all: ClassVar[list[Warming[Any, Any]]] = []
+
+    def __init__(self, kernel: Callable[P, R], lean: Callable[P, R]) -> None:
+        self.kernel = kernel
+        self.lean = lean
+        self.ready = threading.Event()
+        self.error: BaseException | None = None
+        self._started = False
+        self._lock = threading.Lock()
+        Warming._all.append(self)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if self.ready.is_set():
+            return self.kernel(*args, **kwargs)
+        copies = None if self._started else _copies(args)  # before the lean twin writes the buffers
+        result = self.lean(*args, **kwargs)
+        if copies is not None:  # after it: the first rows need not share the process with numba
+            self._start(copies, kwargs)
+        return result
+
+    def _start(self, copies: list[Any], kwargs: dict[str, Any]) -> None:
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+        thread = threading.Thread(target=self._get_ready, args=(copies, kwargs), name="warming", daemon=True)
+        thread.start()
+
+    def _get_ready(self, args: list[Any], kwargs: dict[str, Any]) -> None:
+        from ._numba import kernel_errstate
+
+        try:
+            with kernel_errstate():
+                self.kernel(*args, **kwargs)
+        except BaseException as exc:  # numba could not: the lean twin answers on
+            self.error = exc
+            return
+        self.ready.set()
+
+    @classmethod
+    def _forked(cls) -> None:
+        for w in cls._all:
+            if w._started and not w.ready.is_set():
+                w.error = RuntimeError("forked while numba made this kernel ready: the lean twin answers")
+
+
+def _copies(args: tuple[Any, ...]) -> list[Any]:
+    """The arguments' copies, a 2-d array cut to its first row: the same types, little work."""
+    return [(a[:1] if a.ndim == 2 else a).copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def cold(kernel: object) -> bool:
+    """Whether ``kernel`` is a :class:`Warming` kernel whose lean twin still answers."""
+    return isinstance(kernel, Warming) and not kernel.ready.is_set() and kernel.error is None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=Warming._forked)
+
+if LEAN:
+    from ._eller_kernels import eller_close  # plain Python: one row
+
+    eller_rows = _lean_eller.eller_rows
+    band_stream_rows = _lean_bands.band_stream_rows
+    bands_rows = _lean_bands.bands_rows
+    bands_stream_rows = _lean_bands.bands_stream_rows
+else:
+    from . import _band_kernels, _eller_kernels, _level_kernels
+
+    eller_rows = Warming(_eller_kernels.eller_rows, _lean_eller.eller_rows)
+    plain_close = getattr(_eller_kernels.eller_close, "py_func", _eller_kernels.eller_close)  # jit or not
+    eller_close = Warming(_eller_kernels.eller_close, plain_close)
+    band_stream_rows = Warming(_band_kernels.band_stream_rows, _lean_bands.band_stream_rows)
+    bands_rows = Warming(_level_kernels.bands_rows, _lean_bands.bands_rows)
+    bands_stream_rows = Warming(_level_kernels.bands_stream_rows, _lean_bands.bands_stream_rows)
