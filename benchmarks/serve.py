@@ -84,11 +84,13 @@ def rss_mb(pid: int) -> float:
 
 def engine_loop(n: int) -> float:
     import eller_stream as es
+    from eller_stream import _engine as engine
 
     maze = es.InfiniteMaze(WIDTH, BAND, 7)
     rng = random.Random(1)
     starts = [rng.randrange(-(10**12), 10**12) for _ in range(n)]
     maze.rows(0, ROWS)
+    engine.settle()
     t = time.perf_counter()
     for s in starts:
         maze.rows(s, s + ROWS)
@@ -99,6 +101,7 @@ def js_against_python(rows: int = 40000) -> tuple[float, float]:
     import numba
 
     import eller_stream as es
+    from eller_stream import _engine as engine
 
     script = f"""
     const m = await import("{ROOT}/clients/js/eller_stream.mjs");
@@ -118,6 +121,7 @@ def js_against_python(rows: int = 40000) -> tuple[float, float]:
     numba.set_num_threads(1)
     maze = es.InfiniteMaze(WIDTH, BAND, 7)
     maze.rows(0, 2048)
+    engine.settle()
     best = float("inf")
     for _ in range(5):
         t = time.perf_counter()

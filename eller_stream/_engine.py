@@ -26,7 +26,7 @@ from . import _lean_bands, _lean_eller
 from ._backend import LEAN
 
 __all__ = ["Warming", "band_stream_rows", "bands_rows", "bands_stream_rows", "cold", "eller_close"]
-__all__ += ["eller_rows"]
+__all__ += ["eller_rows", "settle"]
 
 COLD_ROWS = 16  # a stream's blocks while its kernel is not ready: the first rows come at once
 
@@ -93,6 +93,12 @@ class Warming(Generic[P, R]):
 def _copies(args: tuple[Any, ...]) -> list[Any]:
     """The arguments' copies, a 2-d array cut to its first row: the same types, little work."""
     return [(a[:1] if a.ndim == 2 else a).copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def settle(timeout: float | None = None) -> bool:
+    """Wait until every kernel that has started getting ready is ready (or
+    failed); whether all are. A server calls it after its warm-up."""
+    return all(w.ready.wait(timeout) or w.error is not None for w in Warming._all if w._started)
 
 
 def cold(kernel: object) -> bool:

@@ -333,3 +333,13 @@ def test_accepted_connections_have_tcp_nodelay() -> None:
 
     asyncio.run(main())
     assert seen == [1]
+
+
+def test_the_warm_up_leaves_the_kernels_ready() -> None:
+    # the first requests are served by the compiled kernels, not by their lean twins
+    from eller_stream import _engine as engine
+    from eller_stream.serve.app import warm
+
+    warm()
+    kernels = (engine.eller_rows, engine.band_stream_rows, engine.bands_rows, engine.bands_stream_rows)
+    assert not any(engine.cold(k) for k in kernels)
