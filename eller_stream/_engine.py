@@ -29,6 +29,7 @@ __all__ = ["Warming", "band_stream_rows", "bands_rows", "bands_stream_rows", "co
 __all__ += ["eller_rows", "settle"]
 
 COLD_ROWS = 16  # a stream's blocks while its kernel is not ready: the first rows come at once
+LEAN_CELLS = 1 << 16  # a larger job waits for the kernel (the lean twin: ~15 ms at 230 ns a cell)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -37,12 +38,13 @@ R = TypeVar("R")
 class Warming(Generic[P, R]):
     """A numba kernel that hands its calls to ``lean`` until it is ready.
 
-    The first call starts a thread that calls ``kernel`` on copies of that
-    call's arguments (so with the same types: numba compiles the one
-    signature the real calls need, or loads it from its cache); from the call
-    after it is done, ``kernel`` answers. Should that fail, ``lean`` goes on
-    answering. A child forked while the thread runs keeps to ``lean``: the
-    thread, and any lock it held, did not come with it."""
+    After the first call, a thread calls ``kernel`` on copies of that call's
+    arguments (so with the same types: numba compiles the one signature the
+    real calls need, or loads it from its cache); from the call after it is
+    done, ``kernel`` answers. A job of more than ``LEAN_CELLS`` cells waits
+    for ``kernel`` instead. Should numba fail, ``lean`` goes on answering.
+    A child forked while the thread runs keeps to ``lean``: the thread, and
+    any lock it held, did not come with it."""
 
     _all: ClassVar[list[Warming[Any, Any]]] = []
 
@@ -58,6 +60,11 @@ class Warming(Generic[P, R]):
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if self.ready.is_set():
             return self.kernel(*args, **kwargs)
+        if self.error is None and _cells(args) > LEAN_CELLS:
+            # a big job: waiting for numba (a compile, a cache load) costs less than the lean twin
+            result = self.kernel(*args, **kwargs)
+            self.ready.set()
+            return result
         copies = None if self._started else _copies(args)  # before the lean twin writes the buffers
         result = self.lean(*args, **kwargs)
         if copies is not None:  # after it: the first rows need not share the process with numba
@@ -88,6 +95,11 @@ class Warming(Generic[P, R]):
         for w in cls._all:
             if w._started and not w.ready.is_set():
                 w.error = RuntimeError("forked while numba made this kernel ready: the lean twin answers")
+
+
+def _cells(args: tuple[Any, ...]) -> int:
+    """The cells of a call's job: its largest 2-d array (the rows it writes)."""
+    return max((a.size for a in args if isinstance(a, np.ndarray) and a.ndim == 2), default=0)
 
 
 def _copies(args: tuple[Any, ...]) -> list[Any]:

@@ -354,6 +354,15 @@ def test_the_warming_kernels_answer_with_their_lean_twins_until_ready() -> None:
     assert calls == ["lean", "lean", "kernel (1, 3)", "kernel (5, 3)"]  # the warm-up call: one row
 
 
+def test_a_big_job_waits_for_the_kernel() -> None:
+    from eller_stream import _engine
+
+    w = _engine.Warming(lambda out: "kernel", lambda out: "lean")
+    assert w(np.zeros((2, 8))) == "lean"
+    big = _engine.Warming(lambda out: "kernel", lambda out: "lean")
+    assert big(np.zeros((_engine.LEAN_CELLS // 8 + 1, 8))) == "kernel" and not _engine.cold(big)
+
+
 # -- choosing the backend, and what the lean one lacks ---------------------------------------
 
 
