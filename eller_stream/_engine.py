@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
 import numpy as np
 
 from . import _lean_bands, _lean_eller
-from ._backend import LEAN
+from ._backend import LEAN, backend
 
 __all__ = ["Warming", "band_stream_rows", "bands_rows", "bands_stream_rows", "cold", "eller_close"]
 __all__ += ["eller_rows", "settle"]
@@ -62,9 +62,14 @@ class Warming(Generic[P, R]):
             return self.kernel(*args, **kwargs)
         if self.error is None and _cells(args) > LEAN_CELLS:
             # a big job: waiting for numba (a compile, a cache load) costs less than the lean twin
-            result = self.kernel(*args, **kwargs)
-            self.ready.set()
-            return result
+            from ._numba import load
+
+            load()
+            if backend() == "numba":
+                result = self.kernel(*args, **kwargs)
+                self.ready.set()
+                return result
+            self.error = RuntimeError("numba failed to import")
         copies = None if self._started else _copies(args)  # before the lean twin writes the buffers
         result = self.lean(*args, **kwargs)
         if copies is not None:  # after it: the first rows need not share the process with numba
@@ -87,6 +92,9 @@ class Warming(Generic[P, R]):
                 self.kernel(*args, **kwargs)
         except BaseException as exc:  # numba could not: the lean twin answers on
             self.error = exc
+            return
+        if backend() == "lean":  # numba failed to import: the kernel is plain Python now
+            self.error = RuntimeError("numba failed to import")
             return
         self.ready.set()
 

@@ -6,6 +6,11 @@ the GIL, without bounds checks.  Nothing a kernel is given is checked: the
 public modules validate their arguments first, and pass arrays of the right
 dtype, shape and contents.
 
+numba itself is imported when a kernel is first called (:func:`load`), not
+with the package: until then each kernel is a stand-in. On the lean backend
+(:mod:`eller_stream._backend`) it never is, and each kernel is its plain
+Python function.
+
 The kernels also run as plain Python (``NUMBA_DISABLE_JIT=1``); they then
 use numpy scalars and must be called inside :func:`kernel_errstate`, which
 silences numpy's warnings about the (intended) uint64 wrap-around.
@@ -14,22 +19,15 @@ silences numpy's warnings about the (intended) uint64 wrap-around.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any, Literal, ParamSpec, TypeVar, cast, overload
 
 import numpy as np
 
 from ._backend import LEAN
-
-if LEAN:  # no numba: every kernel is its plain-Python function (eller_stream._lean replaces the hot ones)
-    prange = range
-else:
-    import numba
-    from llvmlite import ir
-    from numba import prange, types  # noqa: F401  # prange: the kernels' parallel loops
-    from numba.core import cgutils
-    from numba.extending import intrinsic
 
 _U64 = np.uint64
 
@@ -76,32 +74,134 @@ def _njit(
     def decorate(func: F) -> F:
         if LEAN:
             return func
-
-        def jit(cache: bool) -> object:
-            return numba.njit(
-                func, cache=cache, nogil=True, boundscheck=False, parallel=parallel, inline=inline
-            )
-
-        try:
-            jitted = jit(cache=True)
-        except RuntimeError as exc:
-            if "no locator available" not in str(exc):
-                raise
-            if not _no_cache_noted[0]:
-                _no_cache_noted[0] = True
-                print(_NO_CACHE_NOTE, file=sys.stderr)
-            jitted = jit(cache=False)
-        return cast(F, jitted)  # a Dispatcher, called as the function it compiles
+        lazy = _Lazy(lambda: _jit(func, parallel, inline), func)
+        return cast(F, lazy.compiled if lazy.compiled is not None else lazy)
 
     if func is not None:
         return decorate(func)
     return decorate
 
 
+def _jit(func: Callable[..., object], parallel: bool, inline: Inline) -> object:
+    import numba
+
+    def jit(cache: bool) -> object:
+        return numba.njit(func, cache=cache, nogil=True, boundscheck=False, parallel=parallel, inline=inline)
+
+    try:
+        return jit(cache=True)
+    except RuntimeError as exc:
+        if "no locator available" not in str(exc):
+            raise
+        if not _no_cache_noted[0]:
+            _no_cache_noted[0] = True
+            print(_NO_CACHE_NOTE, file=sys.stderr)
+        return jit(cache=False)
+
+
+# -- numba is imported when a kernel is first needed --------------------------------
+#
+# Importing numba takes a fifth of a second and 60 MB: a stream's first rows, which
+# the lean twins make (eller_stream._engine), need not wait for it. Until then each
+# kernel is a _Lazy stand-in; the first call of any of them (often in the thread
+# that gets the kernels ready) imports numba, makes every kernel's dispatcher and
+# puts the dispatchers where the stand-ins were, in every module of the package,
+# so that numba finds dispatchers when it compiles a kernel that calls another.
+
+
+class _Prange:
+    """numba.prange's stand-in (the kernels' parallel loops) until numba is imported."""
+
+    def __call__(self, *args: int) -> range:
+        return range(*args)
+
+
+_lazies: list[_Lazy] = []
+_loaded: list[bool] = [False]
+_broken: list[bool] = [False]  # numba was found but failed to import
+_load_lock = threading.RLock()
+prange: Any = range if LEAN else _Prange()
+
+
+class _Lazy:
+    """A kernel before numba is imported; called, it loads numba (:func:`load`)."""
+
+    def __init__(self, make: Callable[[], object], py_func: Callable[..., object]) -> None:
+        self.make = make
+        self.py_func = py_func
+        self.compiled: Any = None
+        if _loaded[0]:  # a module imported after numba was: at once
+            self.compiled = py_func if _broken[0] else make()
+        if self.compiled is None:
+            _lazies.append(self)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.compiled is None:
+            load()
+        return self.compiled(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:  # a dispatcher's attributes (signatures, ...)
+        if name.startswith("__") or name in ("make", "py_func", "compiled"):
+            raise AttributeError(name)
+        if self.compiled is None:
+            load()
+        return getattr(self.compiled, name)
+
+
+def load() -> None:
+    """Import numba, make every kernel's dispatcher and put it in the place of
+    its stand-in in the package's modules (once). The import runs in a thread
+    other than the main one (called there, this waits for a new thread): a
+    signal, always handled in the main thread, then never lands inside
+    numba's import, whose code could catch or print what it raises."""
+    if _loaded[0] or LEAN:
+        return
+    if threading.current_thread() is threading.main_thread():
+        worker = threading.Thread(target=_load, name="numba-import", daemon=True)
+        worker.start()
+        worker.join()
+        return
+    _load()
+
+
+def _load() -> None:
+    with _load_lock:
+        if _loaded[0] or LEAN:
+            return
+        try:
+            import numba
+        except Exception as exc:  # installed but broken: the kernels run as plain Python, the engine lean
+            from ._backend import numba_failed
+
+            numba_failed(f"{type(exc).__name__}: {exc}")
+            note = f"eller_stream: note: numba failed to import ({exc}): the lean backend goes on"
+            print(note, file=sys.stderr)
+            _broken[0] = True
+        else:
+            globals().update(numba=numba)
+        for lazy in _lazies:
+            lazy.compiled = lazy.py_func if _broken[0] else lazy.make()
+        found: dict[int, object] = {id(lazy): lazy.compiled for lazy in _lazies}
+        found[id(prange)] = range if _broken[0] else numba.prange
+        for name, module in list(sys.modules.items()):
+            if module is None or not (name == "eller_stream" or name.startswith("eller_stream.")):
+                continue
+            space = vars(module)
+            for key, value in list(space.items()):
+                if (isinstance(value, _Lazy) or value is prange) and id(value) in found:
+                    space[key] = found[id(value)]
+        _lazies.clear()
+        _loaded[0] = True
+
+
 def jit_disabled() -> bool:
     """True when the kernels run as plain Python (``NUMBA_DISABLE_JIT=1``, or
-    the lean backend)."""
-    return LEAN or bool(numba.config.DISABLE_JIT)  # type: ignore[attr-defined]  # set at run time from the environment
+    the lean backend); it does not import numba."""
+    if LEAN or _broken[0]:
+        return True
+    if _loaded[0]:  # not while another thread imports numba: its module is then only partly there
+        return bool(sys.modules["numba"].config.DISABLE_JIT)
+    return os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0")
 
 
 def kernel_errstate() -> contextlib.AbstractContextManager[object]:
@@ -142,7 +242,14 @@ def _intrinsic(typer: Callable[..., tuple[Any, _Codegen]], twin: F) -> F:
     ``twin``; either way typed as ``twin``."""
     if jit_disabled():
         return twin
-    return cast(F, intrinsic(typer))
+
+    def make() -> object:
+        from numba.extending import intrinsic
+
+        return intrinsic(typer)
+
+    lazy = _Lazy(make, twin)
+    return cast(F, lazy.compiled if lazy.compiled is not None else lazy)
 
 
 def _prefetch_twin(array: np.ndarray, i: Int64) -> None:
@@ -152,6 +259,10 @@ def _prefetch_twin(array: np.ndarray, i: Int64) -> None:
 def _prefetch_typer(typingctx: Any, array: Any, i: Any) -> tuple[Any, _Codegen]:
     """Ask the processor to bring ``array[i]`` into its caches without
     waiting for it (x86 ``prefetcht0``); ``i`` need not be valid."""
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         arraytype = signature.args[0]
@@ -178,6 +289,9 @@ def _lowest_bit_twin(bits: Int64) -> int:
 
 def _lowest_bit_typer(typingctx: Any, bits: Any) -> tuple[Any, _Codegen]:
     """The place of the lowest set bit of the int64 ``bits`` > 0 (x86 ``tzcnt``)."""
+    from llvmlite import ir
+    from numba import types
+
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
@@ -196,6 +310,9 @@ def _mul_high_twin(a: np.uint64, b: np.uint64) -> np.uint64:
 def _mul_high_typer(typingctx: Any, a: Any, b: Any) -> tuple[Any, _Codegen]:
     """The high 64 bits of the 128-bit product of the uint64s ``a * b``
     (one x86 ``mul``)."""
+    from llvmlite import ir
+    from numba import types
+
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         i128 = ir.IntType(128)

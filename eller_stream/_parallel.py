@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ._backend import LEAN
+from ._backend import LEAN, backend
 from ._eller_kernels import LR_PAD
-from ._numba import call
+from ._numba import call, load
 from ._stream_base import CALL_CELLS
 
 __all__ = ["alloc", "run", "scratch"]
@@ -74,6 +74,9 @@ def threads_for(rows: int, band: int, width: int) -> int:
     """The threads a range of ``rows`` rows of whole bands is made on (1:
     one core, the serial kernels)."""
     if LEAN:  # the lean backend has no threads of its own
+        return 1
+    load()
+    if backend() == "lean":  # numba failed to import
         return 1
     import numba
 

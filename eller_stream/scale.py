@@ -112,6 +112,9 @@ def band_chunks(
 def _one_core() -> Iterator[None]:
     """numba's threads for this thread set to one while a chunk is made
     (``numba.set_num_threads`` is per thread)."""
+    from ._numba import load
+
+    load()
     if backend() == "lean":  # one core already
         yield
         return

@@ -250,23 +250,44 @@ def test_ctrl_c_as_the_entry_point_switches_handlers_is_quiet():
 
 
 def test_the_command_modules_load_while_signals_only_set_a_flag():
-    """numpy and numba load before the command runs, while a signal only
-    sets a flag: an exception raised inside their import could be caught
-    (and lost, or printed) by the code being imported."""
+    """numpy and the command's modules load before the command runs, while a
+    signal only sets a flag, and numba always in a thread of its own: an exception
+    raised inside their import could be caught (and lost, or printed) by the
+    code being imported, and a signal is only ever raised in the main thread."""
     code = textwrap.dedent(
         """
-        import signal, sys
+        import signal, sys, threading
         sys.argv = ["eller-stream", "--rows", "2", "--width", "3"]
+        where = []
+
+        class Watch:
+            def find_spec(self, name, path=None, target=None):
+                frame, looked_up = sys._getframe(1), False
+                while frame is not None:  # importlib.util.find_spec only asks whether it is there
+                    looked_up |= frame.f_code.co_filename.endswith(("importlib/util.py", "importlib.util>"))
+                    frame = frame.f_back
+                if name == "numba" and not looked_up:
+                    where.append(threading.current_thread().name)
+                return None
+
+        sys.meta_path.insert(0, Watch())
         import eller_stream.cli as cli
         real_main = cli.main
         def main(*a, **k):
-            print(sorted(m for m in ("numpy", "numba", "eller_stream.cli.stream") if m not in sys.modules))
+            print(sorted(m for m in ("numpy", "eller_stream.cli.stream") if m not in sys.modules))
             return real_main(*a, **k)
         cli.main = main
         from eller_stream._entry import run
-        run()
+        try:
+            run()
+        finally:
+            from eller_stream import _numba
+            _numba.load()
+            print(where, file=sys.stderr)
         """
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, env=ENV, timeout=120)
     assert out.returncode == 0, out.stderr.decode()
     assert out.stdout.decode().splitlines()[0] == "[]"
+    threads = eval(out.stderr.decode().strip().splitlines()[-1])  # where numba's import ran
+    assert threads and "MainThread" not in threads

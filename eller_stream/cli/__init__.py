@@ -34,9 +34,11 @@ def _command(argv: list[str]) -> tuple[str, list[str]]:
 
 
 def load(argv: Sequence[str]) -> None:
-    """Import the module of the subcommand ``argv`` names (and with it
-    numpy, numba and the package's modules it uses): the entry point does it
-    while a signal only sets a flag."""
+    """Import the module of the subcommand ``argv`` names (and with it numpy
+    and the package's modules it uses): the entry point does it while a
+    signal only sets a flag. numba comes later, when a kernel first needs it,
+    and always in a thread of its own (``eller_stream._numba.load``), where
+    no signal can land inside its import."""
     importlib.import_module(f"{__name__}.{_command(list(argv))[0]}")
 
 
