@@ -120,7 +120,8 @@ _lazies: list[_Lazy] = []
 _loaded: list[bool] = [False]
 _broken: list[bool] = [False]  # numba was found but failed to import
 _load_lock = threading.RLock()
-prange: Any = range if LEAN else _Prange()
+_PRANGE = _Prange()
+prange: Any = range if LEAN else _PRANGE
 
 
 class _Lazy:
@@ -182,13 +183,14 @@ def _load() -> None:
         for lazy in _lazies:
             lazy.compiled = lazy.py_func if _broken[0] else lazy.make()
         found: dict[int, object] = {id(lazy): lazy.compiled for lazy in _lazies}
-        found[id(prange)] = range if _broken[0] else numba.prange
+        placeholder = _PRANGE  # a local: the scan below replaces the module's own names too
+        found[id(placeholder)] = range if _broken[0] else numba.prange
         for name, module in list(sys.modules.items()):
             if module is None or not (name == "eller_stream" or name.startswith("eller_stream.")):
                 continue
             space = vars(module)
             for key, value in list(space.items()):
-                if (isinstance(value, _Lazy) or value is prange) and id(value) in found:
+                if (isinstance(value, _Lazy) or value is placeholder) and id(value) in found:
                     space[key] = found[id(value)]
         _lazies.clear()
         _loaded[0] = True

@@ -515,3 +515,21 @@ except es.NeedsNumba as e:
     assert lines[0] == "lean False" and lines[-1] == "needs numba: True"
     maze = es.InfiniteMaze(40, 16, 7, loops=0.3)
     assert lines[1] == f"{maze.rows(-5, 60).sum()} {es.EllerStream(9, 1).take(50).sum()}"
+
+
+def test_after_numba_loads_no_stand_in_is_left() -> None:
+    # a stand-in left in a module is a kernel numba cannot compile (an untyped global): with a warm
+    # numba cache the kernels load without typing and the tests would not see it
+    code = """
+import importlib, pkgutil, sys
+import eller_stream
+for info in pkgutil.walk_packages(eller_stream.__path__, "eller_stream."):
+    if not info.name.startswith(("eller_stream.serve", "eller_stream.__main__")):
+        importlib.import_module(info.name)
+from eller_stream import _numba
+_numba.load()
+left = [f"{name}.{key}" for name, module in list(sys.modules.items()) if name.startswith("eller_stream")
+        for key, value in vars(module).items() if isinstance(value, (_numba._Lazy, _numba._Prange))]
+print(left)
+"""
+    assert run_python(code, backend=None).strip() == "[]"
