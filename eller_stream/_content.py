@@ -19,25 +19,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._rng import mix64_array
 from ._validate import SEED_LIMIT, check_int, check_row_range
 
 __all__ = ["CONTENT_SALT", "cell_random"]
 
 CONTENT_SALT = np.uint64(0x636F6E74656E74)  # "content"; the maze's own: band, seam, loop, room
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 _MASK64 = 2**64 - 1
-
-
-def _mix(z: np.ndarray) -> np.ndarray:
-    """SplitMix64's finaliser (``_rng.mix64``) on a uint64 array, in place."""
-    z ^= z >> np.uint64(30)
-    z *= _MIX1
-    z ^= z >> np.uint64(27)
-    z *= _MIX2
-    z ^= z >> np.uint64(31)
-    return z
 
 
 def cell_random(key: np.uint64, width: int, start: int, stop: int, salt: int) -> np.ndarray:
@@ -45,9 +34,9 @@ def cell_random(key: np.uint64, width: int, start: int, stop: int, salt: int) ->
     ``width - 1``: a ``(stop - start, width)`` float64 array (see the module)."""
     start, stop = check_row_range(start, stop)
     salt = check_int("salt", salt, 0, SEED_LIMIT - 1)
-    salt_key = _mix(np.array([salt], np.uint64) * _GOLDEN + CONTENT_SALT)
-    k = _mix(np.array([key], np.uint64) ^ salt_key)
+    salt_key = mix64_array(np.array([salt], np.uint64) * _GOLDEN + CONTENT_SALT)
+    k = mix64_array(np.array([key], np.uint64) ^ salt_key)
     rows = np.arange(stop - start, dtype=np.uint64) + np.uint64(start & _MASK64)
-    row_keys = _mix(_mix(rows * _GOLDEN + CONTENT_SALT) ^ k)
+    row_keys = mix64_array(mix64_array(rows * _GOLDEN + CONTENT_SALT) ^ k)
     bits = row_keys[:, None] + np.arange(width, dtype=np.uint64)[None, :] * _GOLDEN
-    return (_mix(bits) >> np.uint64(11)).astype(np.float64) * 2.0**-53
+    return (mix64_array(bits) >> np.uint64(11)).astype(np.float64) * 2.0**-53

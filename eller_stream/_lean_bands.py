@@ -27,8 +27,8 @@ from ._band_kernels import (
     TH_ROOM,
 )
 from ._format import EAST, SOUTH
-from ._lean_eller import draws, eller_step, join_east, labels_of, last_cells, lists_of, next_labels, roots
-from ._rng import _mix64_int
+from ._lean_eller import eller_step, join_east, labels_of, last_cells, lists_of, next_labels, roots
+from ._rng import _mix64_int, draws
 
 __all__ = ["band_span", "band_stream_rows", "bands_rows", "bands_stream_rows", "rooms_of", "seam_doors"]
 

@@ -33,25 +33,12 @@ from __future__ import annotations
 import numpy as np
 
 from ._format import EAST, SOUTH
+from ._rng import draws
 
-__all__ = ["draws", "eller_rows", "eller_step", "labels_of", "lists_of"]
+__all__ = ["eller_rows", "eller_step", "labels_of", "lists_of"]
 
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
 _LOW = np.uint64(0xFFFFFFFF)
 BLOCK_CELLS = 1 << 13  # the draws of this many cells are made at once
-
-
-def draws(key: int | np.uint64, counter: int | np.uint64, n: int) -> np.ndarray:
-    """``mix64(key + (counter + i) * GOLDEN)`` for ``i < n``, as uint64
-    (numpy's uint64 arithmetic wraps as the spec's does)."""
-    with np.errstate(over="ignore"):
-        i = np.arange(n, dtype=np.uint64) + np.uint64(int(counter) % 2**64)
-        z = np.uint64(int(key) % 2**64) + i * GOLDEN
-        z = (z ^ (z >> np.uint64(30))) * _M1
-        z = (z ^ (z >> np.uint64(27))) * _M2
-        return z ^ (z >> np.uint64(31))
 
 
 def labels_of(left: np.ndarray, width: int) -> np.ndarray:

@@ -38,6 +38,24 @@ def mix64(z: np.uint64) -> np.uint64:
     return z ^ (z >> _S31)
 
 
+def mix64_array(z: np.ndarray) -> np.ndarray:
+    """:func:`mix64` on a uint64 array, in place (numpy's uint64 arithmetic
+    wraps as the kernels' does); returns ``z``."""
+    z ^= z >> _S30
+    z *= _MIX1
+    z ^= z >> _S27
+    z *= _MIX2
+    z ^= z >> _S31
+    return z
+
+
+def draws(key: int | np.uint64, counter: int | np.uint64, n: int) -> np.ndarray:
+    """:func:`random_bits` of draws ``counter .. counter + n - 1`` of the
+    maze ``key``, as a uint64 array, with numpy (counters modulo 2**64)."""
+    i = np.arange(n, dtype=np.uint64) + _U64(int(counter) % 2**64)
+    return mix64_array(_U64(int(key) % 2**64) + i * _GOLDEN)
+
+
 def _mix64_int(z: int) -> int:
     """mix64 on Python ints (for the few calls made outside kernels)."""
     mask = 2**64 - 1
