@@ -126,16 +126,8 @@ class BandedStream(RowStream):
                 maze._kernel(left, right, out[i : i + m], row + i)
             i += m
 
-    def _first_rows(self, room: int) -> int:
-        # while numba gets the kernels ready, their lean twins make short blocks: the first row comes at once
-        maze = self._maze
-        kernels: list[object] = [engine.bands_rows] if maze._whole else []
-        if maze._schedule is not None:
-            kernels.append(engine.bands_stream_rows)
-        elif not maze._whole:
-            kernels.append(engine.band_stream_rows)
-        cold = any(engine.cold(kernel) for kernel in kernels)
-        return min(engine.COLD_ROWS if cold else self._block_rows, room)
+    def _engines(self) -> list[object]:
+        return self._maze._engines()
 
     def _close(self, sets: Sets) -> np.ndarray:
         left, right = sets.left.copy(), sets.right.copy()

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import _engine as engine
 from ._validate import check_grid_buffer, check_int
 
 __all__ = ["CALL_CELLS", "RowStream", "Sets", "closed_rows", "fill"]
@@ -88,9 +89,16 @@ class RowStream(Iterator[np.ndarray]):
         """What next() raises when the counter is at its end."""
         raise NotImplementedError
 
+    def _engines(self) -> list[object]:
+        """The kernels of :mod:`eller_stream._engine` that :meth:`_kernel` calls."""
+        return []
+
     def _first_rows(self, room: int) -> int:
-        """Rows of the next block that next() generates."""
-        return min(self._block_rows, room)
+        """Rows of the next block that next() generates: short ones while numba
+        gets a kernel of :meth:`_engines` ready (its lean twin makes them), so
+        that the first row comes at once."""
+        cold = any(engine.cold(kernel) for kernel in self._engines())
+        return min(engine.COLD_ROWS if cold else self._block_rows, room)
 
     # -- shared ------------------------------------------------------------
     @property

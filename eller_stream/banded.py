@@ -235,6 +235,15 @@ class InfiniteMaze:
         k = self._band
         call(engine.band_stream_rows, left, right, out, self._key, band_u64, y, k, self._th, doors, parent)
 
+    def _engines(self) -> list[object]:
+        """The kernels of :mod:`eller_stream._engine` that a stream of this maze
+        calls: :meth:`_kernel`'s, and :meth:`_whole_band`'s for bands with
+        loops or rooms."""
+        whole: list[object] = [engine.bands_rows] if self._whole else []
+        if self._schedule is not None:
+            return [*whole, engine.bands_stream_rows]
+        return whole or [engine.band_stream_rows]
+
     def _seek(self, row: int) -> Sets:
         """The sets before row ``row``: its band's rows above it, replayed
         through a scratch block of at most 64 KiB, in short kernel calls."""

@@ -116,9 +116,8 @@ class EllerStream(RowStream):
         counter = np.uint64((row * self._width) & _MASK64)  # the cell counter wraps modulo 2**64
         call(engine.eller_rows, left, right, out, self._key, counter, self._join_below, self._open_below)
 
-    def _first_rows(self, room: int) -> int:
-        # while numba gets the kernel ready, its lean twin makes short blocks: the first row comes at once
-        return min(engine.COLD_ROWS if engine.cold(engine.eller_rows) else self._block_rows, room)
+    def _engines(self) -> list[object]:
+        return [engine.eller_rows]
 
     def _close(self, sets: Sets) -> np.ndarray:
         left, right = sets.left.copy(), sets.right.copy()
