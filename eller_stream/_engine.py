@@ -51,7 +51,8 @@ class Warming(Generic[P, R]):
     def __init__(self, kernel: Callable[P, R], lean: Callable[P, R]) -> None:
         self.kernel = kernel
         self.lean = lean
-        self.ready = threading.Event()
+        self.ready = threading.Event()  # the kernel answers
+        self.done = threading.Event()  # ready, or failed (``error``): the lean twin answers for good
         self.error: BaseException | None = None
         self._started = False
         self._lock = threading.Lock()
@@ -67,9 +68,9 @@ class Warming(Generic[P, R]):
             load()
             if backend() == "numba":
                 result = self.kernel(*args, **kwargs)
-                self.ready.set()
+                self._finish(None)
                 return result
-            self.error = RuntimeError("numba failed to import")
+            self._finish(RuntimeError("numba failed to import"))
         copies = None if self._started else _copies(args)  # before the lean twin writes the buffers
         result = self.lean(*args, **kwargs)
         if copies is not None:  # after it: the first rows need not share the process with numba
@@ -91,18 +92,23 @@ class Warming(Generic[P, R]):
             with kernel_errstate():
                 self.kernel(*args, **kwargs)
         except BaseException as exc:  # numba could not: the lean twin answers on
-            self.error = exc
+            self._finish(exc)
             return
-        if backend() == "lean":  # numba failed to import: the kernel is plain Python now
-            self.error = RuntimeError("numba failed to import")
-            return
-        self.ready.set()
+        # numba failed to import: the kernel is plain Python now, the lean twin answers on
+        self._finish(RuntimeError("numba failed to import") if backend() == "lean" else None)
+
+    def _finish(self, error: BaseException | None) -> None:
+        if error is None:
+            self.ready.set()
+        else:
+            self.error = error
+        self.done.set()
 
     @classmethod
     def _forked(cls) -> None:
         for w in cls._all:
-            if w._started and not w.ready.is_set():
-                w.error = RuntimeError("forked while numba made this kernel ready: the lean twin answers")
+            if w._started and not w.done.is_set():
+                w._finish(RuntimeError("forked while numba made this kernel ready: the lean twin answers"))
 
 
 def _cells(args: tuple[Any, ...]) -> int:
@@ -118,12 +124,12 @@ def _copies(args: tuple[Any, ...]) -> list[Any]:
 def settle(timeout: float | None = None) -> bool:
     """Wait until every kernel that has started getting ready is ready (or
     failed); whether all are. A server calls it after its warm-up."""
-    return all(w.ready.wait(timeout) or w.error is not None for w in Warming._all if w._started)
+    return all(w.done.wait(timeout) for w in Warming._all if w._started)
 
 
 def cold(kernel: object) -> bool:
     """Whether ``kernel`` is a :class:`Warming` kernel whose lean twin still answers."""
-    return isinstance(kernel, Warming) and not kernel.ready.is_set() and kernel.error is None
+    return isinstance(kernel, Warming) and not kernel.done.is_set()
 
 
 if hasattr(os, "register_at_fork"):

@@ -358,6 +358,23 @@ def test_the_warming_kernels_answer_with_their_lean_twins_until_ready() -> None:
     assert calls == ["lean", "lean", "kernel (1, 3)", "kernel (5, 3)"]  # the warm-up call: one row
 
 
+def test_a_kernel_numba_cannot_make_leaves_the_lean_twin_and_settle_returns() -> None:
+    # settle() waited on "ready" alone, which a failed kernel never sets: it hung
+    from eller_stream import _engine
+
+    def broken(out: np.ndarray) -> str:
+        raise RuntimeError("numba could not")
+
+    w = _engine.Warming(broken, lambda out: "lean")
+    assert w(np.zeros((2, 8))) == "lean"
+    settled: list[bool] = []
+    waiter = __import__("threading").Thread(target=lambda: settled.append(_engine.settle()), daemon=True)
+    waiter.start()
+    waiter.join(30)  # settle() without a timeout must come back
+    assert settled == [True] and isinstance(w.error, RuntimeError) and not w.ready.is_set()
+    assert w(np.zeros((2, 8))) == "lean" and not _engine.cold(w)
+
+
 def test_a_big_job_waits_for_the_kernel() -> None:
     from eller_stream import _engine
 
