@@ -66,16 +66,16 @@ def _njit(
     mypy checks every call of a kernel against its annotations (run as plain
     Python under ``NUMBA_DISABLE_JIT=1``, a kernel is the function itself).
 
-    Where numba finds nowhere to write its cache (a read-only install with
-    an unwritable home), ``cache=True`` fails at decoration time ("no
+    Until numba is imported (:func:`load`) the kernel is a stand-in. Where
+    numba finds nowhere to write its cache (a read-only install with an
+    unwritable home), ``cache=True`` fails when the dispatcher is made ("no
     locator available"): the kernel is then compiled without the cache, and
     a note says so on stderr, once per process."""
 
     def decorate(func: F) -> F:
         if LEAN:
             return func
-        lazy = _Lazy(lambda: _jit(func, parallel, inline), func)
-        return cast(F, lazy.compiled if lazy.compiled is not None else lazy)
+        return cast(F, _stand_in(lambda: _jit(func, parallel, inline), func))
 
     if func is not None:
         return decorate(func)
@@ -149,6 +149,12 @@ class _Lazy:
         return getattr(self.compiled, name)
 
 
+def _stand_in(make: Callable[[], object], py_func: Callable[..., object]) -> object:
+    """A kernel: its dispatcher (``make()``) once numba is loaded, else a :class:`_Lazy`."""
+    lazy = _Lazy(make, py_func)
+    return lazy.compiled if lazy.compiled is not None else lazy
+
+
 def load() -> None:
     """Import numba, make every kernel's dispatcher and put it in the place of
     its stand-in in the package's modules (once). The import runs in a thread
@@ -157,12 +163,22 @@ def load() -> None:
     numba's import, whose code could catch or print what it raises."""
     if _loaded[0] or LEAN:
         return
-    if threading.current_thread() is threading.main_thread():
-        worker = threading.Thread(target=_load, name="numba-import", daemon=True)
-        worker.start()
-        worker.join()
+    if threading.current_thread() is not threading.main_thread():
+        _load()
         return
-    _load()
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            _load()
+        except BaseException as exc:  # raised again here, in the caller's thread
+            failed.append(exc)
+
+    worker = threading.Thread(target=work, name="numba-import", daemon=True)
+    worker.start()
+    worker.join()
+    if failed:
+        raise failed[0]
 
 
 def _load() -> None:
@@ -250,8 +266,7 @@ def _intrinsic(typer: Callable[..., tuple[Any, _Codegen]], twin: F) -> F:
 
         return intrinsic(typer)
 
-    lazy = _Lazy(make, twin)
-    return cast(F, lazy.compiled if lazy.compiled is not None else lazy)
+    return cast(F, _stand_in(make, twin))
 
 
 def _prefetch_twin(array: np.ndarray, i: Int64) -> None:
