@@ -9,14 +9,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from cli_support import CMD, ENV
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HAS_SERVE = all(importlib.util.find_spec(name) for name in ("starlette", "uvicorn"))
 # CI installs the extra: there these tests run (and fail without it)
 needs_serve = pytest.mark.skipif(
@@ -37,9 +36,8 @@ class Answer:
 
 class Server:
     def __init__(self, *args: str) -> None:
-        env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
-        command = [sys.executable, "-m", "eller_stream", "serve", "--port", "0", *args]
-        self.proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
+        command = [*CMD, "serve", "--port", "0", *args]
+        self.proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=ENV)
         assert self.proc.stderr is not None
         line = self.proc.stderr.readline()
         if "serving http://" not in line:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cli_support import ENV
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import door_probabilities, probabilities, room_shares, seeds
@@ -35,8 +36,9 @@ LR = ek.LR_PAD
 
 def run_python(code: str, backend: str | None = "lean", extra_path: str | None = None, **env: str) -> str:
     """Run ``code`` in a new process on ``backend``; its stdout."""
-    paths = [p for p in (extra_path, str(ROOT), os.environ.get("PYTHONPATH")) if p]
-    environ = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), **env}
+    environ = {**ENV, **env}
+    if extra_path is not None:
+        environ["PYTHONPATH"] = extra_path + os.pathsep + ENV["PYTHONPATH"]
     environ.pop("ELLER_STREAM_BACKEND", None)
     if backend is not None:
         environ["ELLER_STREAM_BACKEND"] = backend
@@ -277,7 +279,7 @@ def test_the_command_line_is_the_same_on_both(args: list[str], tmp_path: Path) -
     )
     outputs = []
     for backend in ("lean", "numba"):
-        environ = {**os.environ, "PYTHONPATH": str(ROOT), "ELLER_STREAM_BACKEND": backend}
+        environ = {**ENV, "ELLER_STREAM_BACKEND": backend}
         argv = [str(tmp_path / f"{backend}.png") if a == "-" else a for a in args]
         done = subprocess.run(
             [sys.executable, "-c", code, *argv], capture_output=True, env=environ, timeout=300
@@ -408,7 +410,7 @@ def test_numba_asked_for_and_missing_fails_clearly(tmp_path: Path) -> None:
 
 
 def test_a_bad_backend_name_is_one_line_on_the_command_line() -> None:
-    environ = {**os.environ, "PYTHONPATH": str(ROOT), "ELLER_STREAM_BACKEND": "fast"}
+    environ = {**ENV, "ELLER_STREAM_BACKEND": "fast"}
     done = subprocess.run(
         [sys.executable, "-m", "eller_stream", "--rows", "2"],
         capture_output=True,
