@@ -45,6 +45,7 @@ LIMITS = {"max_cells": 2**20, "max_png_cells": 2**16, "max_width": 4096}
 FORMATS = {"raw": "application/octet-stream", "json": "application/json", "png": "image/png"}
 PNG_CELL, PNG_WALL = 8, 2
 KNOBS = BandParams.names()
+ELLER_KNOBS = ("horizontal", "vertical")  # the Eller stream's parameters; the others need band
 NAMES = ("width", "band", "seed", "start", "stop", "format", "schedule", *KNOBS)
 _INT = re.compile(r"-?(0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
@@ -197,10 +198,9 @@ def parse(query: Mapping[str, Sequence[str]]) -> RowsRequest:
         raise QueryError("format", f"format must be one of {', '.join(FORMATS)}, got {fmt[:40]!r}")
     knobs = _knobs(query)
     schedule = _schedule(query)
-    if band is None:
-        for name in [*knobs, "schedule" if schedule is not None else ""]:
-            if name and name not in ("horizontal", "vertical"):
-                raise QueryError(name, f"{name} needs band (the Eller stream has none)")
+    banded_only = [name for name in knobs if name not in ELLER_KNOBS] + ["schedule"] * (schedule is not None)
+    if band is None and banded_only:
+        raise QueryError(banded_only[0], f"{banded_only[0]} needs band (the Eller stream has none)")
     _check_size(width, band, start, stop, fmt)
     return RowsRequest(width, band, seed, start, stop, fmt, tuple(sorted(knobs.items())), schedule)
 
