@@ -16,7 +16,7 @@ from ._band_kernels import TH_ROOM, band_span
 from ._braid_kernels import band_braid
 from ._format import EAST, SOUTH
 from ._numba import _U64, _njit, prange
-from ._room_kernels import _band_with_rooms, band_rooms
+from ._room_kernels import _band_with_rooms, band_rooms, room_capacity
 from ._union_find import find
 
 
@@ -46,8 +46,12 @@ def band_make(
         left[x] = x
         right[x] = x
     whole = out.shape[0] == band_height
-    if whole and th[TH_ROOM] > 0 and band_rooms(out, key, band, th, np.empty((0, 4), np.int64)) > 0:
-        _band_with_rooms(left, right, out, key, band, th, doors, parent)
+    n_rooms = 0
+    if whole and th[TH_ROOM] > 0:
+        rects = np.empty((room_capacity(band_height, out.shape[1], th), 4), np.int64)
+        n_rooms = band_rooms(band_height, out.shape[1], key, band, th, rects)
+    if n_rooms > 0:
+        _band_with_rooms(left, right, out, key, band, th, doors, parent, rects, n_rooms)
     else:
         band_span(left, right, out, key, band, 0, band_height, th, doors, parent)
     if whole:

@@ -7,6 +7,13 @@ different sets (the row above opens each set into the columns of a room's
 top row at most once, as the penultimate row does for doors), so joining
 them closes no loop; its rows below join it through its open south walls.
 Contract each room to one node and the maze is a tree.
+
+Speed: the rule above is about the row's sets once all its east walls are
+drawn, which takes two sweeps (:func:`_room_row`).  A row is first made in
+one sweep, like :func:`eller_rows`, with the sets as they are at each cell
+(:func:`_room_row_once`); that gives the same walls unless two sets that
+have both opened into a room's top row join later in the row, which the
+sweep notices (then the row is made again in two sweeps).
 """
 
 from __future__ import annotations
@@ -23,15 +30,14 @@ from ._band_kernels import (
     band_key,
     band_span,
 )
-from ._eller_kernels import _join, _leave, eller_rows
-from ._format import EAST
+from ._eller_kernels import LR_PAD, _join, _leave, eller_rows
+from ._format import EAST, SOUTH
 from ._numba import _U64, Int64, _mul_high, _njit, _sel
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
-ROOM_CELL = 1  # marks, in a band's rows before they are made: the cell is in a room
-ROOM_EAST = 2  # ... and so is its east neighbour
-ROOM_SOUTH = 4  # ... and so is its south neighbour
-ROOM_TOP = 8  # ... in the room's top row
+# A band's rooms as planes of bits (:func:`_room_planes`), 32 cells a word, two bits a cell:
+ROOM_PLANE = 0  # bit 2i: cell i and its east neighbour lie in one room; bit 2i + 1: ... its south neighbour
+ABOVE_PLANE = 1  # bit 2i: cell i (in no room) lies above a room's top row
 ROOM_MAX_HEIGHT = 6
 ROOM_MAX_WIDTH = 8
 
@@ -42,12 +48,38 @@ def room_key(key: np.uint64, band: np.uint64) -> np.uint64:
     return mix64(_U64(key) ^ mix64(_U64(band) * _GOLDEN + ROOM_SALT))
 
 
+@_njit(inline="always")
+def room_target(height: int, width: int, th: np.ndarray) -> Int64:
+    """How many of a band's ``height * width`` cells its rooms aim to hold:
+    ``cells * th[TH_ROOM] >> 32`` (exact: the product may need 80 bits)."""
+    cells = _U64(height) * _U64(width)
+    return np.int64(_mul_high(cells << _U64(16), _U64(th[TH_ROOM]) << _U64(16)))
+
+
+@_njit(inline="always")
+def room_capacity(height: int, width: int, th: np.ndarray) -> Int64:
+    """How many rooms a band may get: at most one an attempt (see
+    :func:`band_rooms`)."""
+    return 16 + room_target(height, width, th) // 5
+
+
+@_njit(inline="always")
+def _span_bits(x0: Int64, n: Int64) -> tuple[Int64, np.uint64, np.uint64]:
+    """Columns ``x0 .. x0 + n - 1`` (n <= 63) as bits of words: the first
+    word's index, its mask and the next word's mask."""
+    m = (_U64(1) << _U64(n)) - _U64(1)
+    shift = _U64(x0 & 63)
+    return x0 >> 6, m << shift, (m >> _U64(1)) >> (_U64(63) - shift)
+
+
 @_njit
-def band_rooms(out: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray, rects: np.ndarray) -> int:
-    """Place band ``band``'s rooms: mark them in ``out`` (the band's
-    ``(K, width)`` rows, its rows 0 .. K-3 cleared first; ``ROOM_*`` bits)
-    and write the first ``len(rects)`` of them to ``rects`` as (top row in
-    the band, left column, height, width).  Returns how many there are.
+def band_rooms(
+    height: int, width: int, key: np.uint64, band: np.uint64, th: np.ndarray, rects: np.ndarray
+) -> int:
+    """Place band ``band``'s rooms (the band: ``height`` rows of ``width``)
+    into ``rects`` (at least :func:`room_capacity` rows) as (top row in the
+    band, left column, height, width), in the order placed.  Returns how
+    many there are.
 
     The target is ``T = cells * th[TH_ROOM] >> 32`` cells of the band's
     ``cells``.  Attempt ``i`` (at most ``16 + T // 5``) draws number ``2i``
@@ -55,16 +87,15 @@ def band_rooms(out: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray,
     min(6, K - 2), high: width in 2 .. min(8, width), by multiply-shift) and
     number ``2i + 1`` for the place (low: top row, high: left column); a
     room that would meet or touch (sides or corners) one placed before is
-    left out; placing stops once the rooms hold ``T`` cells."""
-    height, width = out.shape
+    left out (``taken``: the cells of the rooms placed and the cells around
+    them, a bit a cell); placing stops once the rooms hold ``T`` cells."""
     rows = height - 2  # rooms stay off the band's last two rows
-    cells = _U64(height) * _U64(width)
-    target = np.int64(_mul_high(cells << _U64(16), _U64(th[TH_ROOM]) << _U64(16)))
+    target = room_target(height, width, th)
     if rows < 2 or width < 2 or target == 0:
         return 0
-    for y in range(rows):
-        for x in range(width):
-            out[y, x] = 0
+    if rects.shape[0] < 16 + target // 5:
+        raise ValueError("band_rooms: rects has fewer rows than room_capacity")
+    taken = np.zeros((rows, (width >> 6) + 2), np.uint64)
     rkey = room_key(key, band)
     hmax = min(rows, ROOM_MAX_HEIGHT)
     wmax = min(width, ROOM_MAX_WIDTH)
@@ -77,94 +108,90 @@ def band_rooms(out: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray,
         w = 2 + np.int64(((size >> _S32) * _U64(wmax - 1)) >> _S32)
         top = np.int64(((place & _LOW32) * _U64(rows - h + 1)) >> _S32)
         left = np.int64(((place >> _S32) * _U64(width - w + 1)) >> _S32)
-        free = True
-        y0 = top - 1 if top > 0 else top  # the room and the cells around it
-        y1 = top + h + 1 if top + h < rows else top + h
-        x0 = left - 1 if left > 0 else left
-        x1 = left + w + 1 if left + w < width else left + w
-        for y in range(y0, y1):
-            for x in range(x0, x1):
-                if out[y, x] & ROOM_CELL:
-                    free = False
-                    break
-            if not free:
-                break
-        if not free:
-            continue
+        word, lo, hi = _span_bits(left, w)
+        hit = _U64(0)
         for y in range(top, top + h):
-            for x in range(left, left + w):
-                m = ROOM_CELL
-                if x < left + w - 1:
-                    m |= ROOM_EAST
-                if y < top + h - 1:
-                    m |= ROOM_SOUTH
-                if y == top:
-                    m |= ROOM_TOP
-                out[y, x] = m
-        if n < rects.shape[0]:
-            rects[n, 0] = top
-            rects[n, 1] = left
-            rects[n, 2] = h
-            rects[n, 3] = w
+            hit |= (taken[y, word] & lo) | (taken[y, word + 1] & hi)
+        if hit:
+            continue
+        rects[n, 0] = top
+        rects[n, 1] = left
+        rects[n, 2] = h
+        rects[n, 3] = w
         n += 1
         total += h * w
         if total >= target:
             break
+        x0 = max(left - 1, 0)  # the room and the cells around it
+        word, lo, hi = _span_bits(x0, min(left + w + 1, width) - x0)
+        for y in range(max(top - 1, 0), min(top + h + 1, rows)):
+            taken[y, word] |= lo
+            taken[y, word + 1] |= hi
     return n
 
 
+@_njit
+def _room_planes(height: int, width: int, rects: np.ndarray, n: int) -> np.ndarray:
+    """The ``(2, height, words)`` planes (``ROOM_PLANE``, ``ABOVE_PLANE``)
+    of a band's ``n`` rooms ``rects``."""
+    planes = np.zeros((2, height, (width >> 5) + 1), np.uint64)
+    for j in range(n):
+        top, left, h, w = rects[j, 0], rects[j, 1], rects[j, 2], rects[j, 3]
+        for x in range(left, left + w):
+            word, shift = x >> 5, _U64(2 * (x & 31))
+            east = _U64(x < left + w - 1) << shift
+            for y in range(top, top + h):
+                planes[ROOM_PLANE, y, word] |= east | (_U64(y < top + h - 1) << (shift + _U64(1)))
+            if top > 0:
+                planes[ABOVE_PLANE, top - 1, word] |= _U64(1) << shift
+    return planes
+
+
 @_njit(inline="always")
-def _row_meets_rooms(out: np.ndarray, y: int, plain: int) -> bool:
-    """Row ``y`` (not made yet: still marks) holds room cells, or the next
-    row holds a room's top row."""
-    width = out.shape[1]
-    for x in range(width):
-        if out[y, x] & ROOM_CELL:
-            return True
-    if y + 1 < plain:
-        for x in range(width):
-            if out[y + 1, x] & ROOM_TOP:
-                return True
-    return False
+def _plane_bit(plane: np.ndarray, x: int, which: int) -> Int64:
+    """Bit ``which`` (0 or 1) of cell ``x`` in a row's plane."""
+    return np.int64((plane[x >> 5] >> _U64(2 * (x & 31) + which)) & _U64(1))
+
+
+@_njit(inline="always")
+def _join_room_top(left: np.ndarray, right: np.ndarray, x0: int, x1: int) -> None:
+    """Join the sets of cells ``x0 .. x1 - 1``, a room's top row (each of
+    them comes from a different set)."""
+    scratch = np.int64(left.shape[0] - LR_PAD)
+    for x in range(x0, x1 - 1):
+        xx = np.int64(x)
+        _join(left, right, xx, np.int64(left[x + 1]), np.int64(right[x]), np.int64(1), scratch)
 
 
 @_njit
 def _room_row(
     left: np.ndarray,
     right: np.ndarray,
-    out: np.ndarray,
+    row: np.ndarray,
+    planes: np.ndarray,
     y: int,
     bkey: np.uint64,
     counter: np.uint64,
     join_below: np.uint64,
     open_below: np.uint64,
-    marks: np.ndarray,
     flags: np.ndarray,
 ) -> None:
-    """Row ``y`` of ``out`` (its marks, and the next row's, still there) as
-    an Eller row with the draws of :func:`eller_rows` around its rooms:
+    """Row ``y`` of a band, which meets a room, its room tops joined
+    (:func:`_join_room_top`), as an Eller row with the draws of
+    :func:`eller_rows`, in two sweeps (``planes``: the band's rooms,
+    :func:`_room_planes`):
 
-    * east walls: first every wall inside a room's top row is opened,
-      joining its (different) sets; then, left to right, a wall inside a
-      room's lower row is open (one set already), any other joins as Eller's;
+    * east walls, left to right: a wall inside a room is open (one set
+      already), any other joins as Eller's;
     * south walls, left to right: a room cell above a cell of its room
       opens; a cell above a room's top row closes when its set already
-      opened above one (``flags``, as in :func:`_penultimate_row`); any
-      other as Eller's.
-
-    ``marks`` (``width``) and ``flags`` (``width + 1``) are scratch."""
-    width = out.shape[1]
-    row = out[y]
+      opened above one (``flags``, ``width + 1`` entries, as in
+      :func:`_penultimate_row`); any other as Eller's."""
+    width = row.shape[0]
     scratch = np.int64(width)
-    has_next = y + 1 < out.shape[0] - 2  # rows K-2 and K-1 hold no marks (nor rooms)
-    for x in range(width):
-        marks[x] = row[x]
+    room, above = planes[ROOM_PLANE, y], planes[ABOVE_PLANE, y]
     for x in range(width - 1):
-        if (marks[x] & ROOM_EAST) and (marks[x] & ROOM_TOP):
-            xx = np.int64(x)
-            _join(left, right, xx, np.int64(left[x + 1]), np.int64(right[x]), np.int64(1), scratch)
-    for x in range(width - 1):
-        if marks[x] & ROOM_EAST:
+        if _plane_bit(room, x, 0):
             row[x] = EAST
             continue
         xx = np.int64(x)
@@ -181,13 +208,160 @@ def _room_row(
         lx = np.int64(left[x])
         rx = np.int64(right[x])
         flag = flags[_sel(np.int64(lx < xx), lx, scratch)]
-        top_next = np.int64((out[y + 1, x] >> 3) & 1) if has_next else np.int64(0)
-        forced = np.int64((marks[x] >> 2) & 1)
+        top_next = _plane_bit(above, x, 0)
+        forced = _plane_bit(room, x, 1)
         draw = random_bits(bkey, counter + _U64(x)) >> _S32
         close = np.int64(lx != xx) & (forced ^ 1) & (np.int64(draw >= open_below) | (top_next & flag))
         _leave(left, right, xx, lx, rx, close, scratch)
         flags[x] = flag | top_next
         row[x] |= np.uint8((close ^ 1) << 1)
+
+
+NO_FLAGS = 0  # _room_sweep: no cell lies above a room's top row
+FLAGS_USED = 1  # ... every cell does: the sets' flags decide
+
+
+@_njit(inline="always")
+def _room_sweep(
+    left: np.ndarray,
+    right: np.ndarray,
+    row: np.ndarray,
+    planes: np.ndarray,
+    y: int,
+    x0: int,
+    x1: int,
+    bkey: np.uint64,
+    counter: np.uint64,
+    join_below: np.uint64,
+    open_below: np.uint64,
+    flags: np.ndarray,
+    mode: int,
+) -> None:
+    """Cells ``x0 .. x1 - 1`` of row ``y`` of a band, which meets a room, in
+    one sweep as :func:`eller_rows`, the sets as they are at each cell;
+    ``mode`` (a constant at each call, so each sweep compiles to only what it
+    needs) says whether the cells lie above a room's top row, where the
+    sets' flags (:func:`_room_row_once`) decide.
+
+    The room bits come from a word of the planes read once every 32 cells,
+    shifted along: a load for each cell costs more (the compiler then
+    turns the selects it feeds into branches)."""
+    width = row.shape[0]
+    scratch = np.int64(width)
+    last = width - 1
+    plane = planes[ROOM_PLANE, y]
+    word = plane[x0 >> 5] >> _U64(2 * (x0 & 31))
+    lx: Int64 = np.int64(left[x0])
+    rx: Int64 = np.int64(right[x0])
+    l1: Int64 = np.int64(left[x0 + 1])
+    for x in range(x0, x1):
+        if x & 31 == 0:
+            word = plane[x >> 5]
+        in_room = word & _U64(3)  # bit 0: east, bit 1: south
+        word >>= _U64(2)
+        xx = np.int64(x)
+        bits = random_bits(bkey, counter + _U64(x))
+        x1_ = xx + 1
+        x2 = xx + 2
+        r1: Int64 = np.int64(right[np.uint64(x1_)])
+        l2: Int64 = np.int64(left[np.uint64(x2)])
+        a = l1
+        b = rx
+        # East wall (none from the last column): as Eller's, and open inside a room.
+        join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below) & np.int64(x < last)
+        flag = np.int64(0)
+        if mode == FLAGS_USED:
+            own = np.int64(flags[np.uint64(_sel(np.int64(lx < xx), lx, scratch))])
+            other = np.int64(flags[np.uint64(_sel(np.int64(a < xx), a, scratch))])
+            flags[np.uint64(_sel(join & np.int64(lx < xx), lx, xx))] = own | other  # the joined set's latest
+            flag = own | (join & other)
+        _join(left, right, xx, a, b, join, scratch)
+        rx = _sel(join, x1_, rx)
+        lx = _sel(join & np.int64(b == xx), a, lx)
+        l1 = _sel(join, xx, l1)
+        r1 = _sel(join & np.int64(a == x1_), b, r1)
+        l2 = _sel(join & np.int64(b == x2), a, l2)
+        # South wall: open inside a room (a threshold no draw reaches: a select on the
+        # room bit would be compiled to a branch), closed above a room's top row once
+        # the set opened into one.
+        keep = np.int64((bits >> _S32) >= (open_below | ((in_room >> _U64(1)) << _U64(33))))
+        if mode == FLAGS_USED:
+            keep |= flag
+        close = np.int64(lx != xx) & keep
+        _leave(left, right, xx, lx, rx, close, scratch)
+        r1 = _sel(close & np.int64(lx == x1_), rx, r1)
+        l1 = _sel(close & np.int64(rx == x1_), lx, l1)
+        l2 = _sel(close & np.int64(rx == x2), lx, l2)
+        if mode == FLAGS_USED:
+            flags[np.uint64(xx)] = 1
+        row[np.uint64(xx)] = np.uint8(join | np.int64(in_room & _U64(1)) | ((close ^ 1) << 1))
+        lx = l1
+        rx = r1
+        l1 = l2
+
+
+@_njit
+def _room_row_once(
+    left: np.ndarray,
+    right: np.ndarray,
+    row: np.ndarray,
+    planes: np.ndarray,
+    y: int,
+    spans: np.ndarray,
+    bkey: np.uint64,
+    counter: np.uint64,
+    join: np.uint64,
+    opens: np.uint64,
+    flags: np.ndarray,
+) -> bool:
+    """:func:`_room_row` in one sweep, the sets as they are at each cell;
+    the cells above a room's top row are columns ``spans[i, 0] .. spans[i,
+    1] - 1``, left to right.  Returns False when the walls may differ from
+    :func:`_room_row`'s (``left``/``right`` and the row are then spoilt:
+    the caller makes the row again).
+
+    Inside a span, a set's flag (it opened into a room's top row) is kept at
+    its latest cell that opened: ``flags[c]`` for a cell ``c`` left of the
+    sweep still in its set's list (``flags[width]`` stays 0); before each
+    span, the sets that opened into the spans before it are flagged anew, as
+    they are now.  A flag is never wrong, but a flagged set can still join
+    another later in the row (the two-sweep rule sees that coming).  That is
+    the only way the walls can differ from :func:`_room_row`'s, and the end
+    checks for it: a set of the next row holding two cells that opened into
+    a room's top row."""
+    width = row.shape[0]
+    n_spans = spans.shape[0]
+    if n_spans == 0:
+        _room_sweep(left, right, row, planes, y, 0, width, bkey, counter, join, opens, flags, NO_FLAGS)
+        return True
+    flags[:] = 0
+    x = 0
+    for i in range(n_spans):
+        start, stop = spans[i, 0], spans[i, 1]
+        _room_sweep(left, right, row, planes, y, x, start, bkey, counter, join, opens, flags, NO_FLAGS)
+        for j in range(i):  # the sets that opened into an earlier span, as they are now
+            for s in range(spans[j, 0], spans[j, 1]):
+                if row[s] & SOUTH:
+                    c = s
+                    flags[c] = 1
+                    c = right[c]
+                    while c != s:
+                        flags[c] = 1
+                        c = right[c]
+        _room_sweep(left, right, row, planes, y, start, stop, bkey, counter, join, opens, flags, FLAGS_USED)
+        x = stop
+    _room_sweep(left, right, row, planes, y, x, width, bkey, counter, join, opens, flags, NO_FLAGS)
+    above = planes[ABOVE_PLANE, y]
+    for i in range(n_spans):  # each set that opened into a room's top row: did it twice?
+        for x in range(spans[i, 0], spans[i, 1]):
+            if not row[x] & SOUTH:
+                continue
+            c = right[x]
+            while c != x:
+                if _plane_bit(above, c, 0) & (row[c] >> 1):
+                    return False
+                c = right[c]
+    return True
 
 
 @_njit
@@ -200,26 +374,56 @@ def _band_with_rooms(
     th: np.ndarray,
     doors: np.ndarray,
     parent: np.ndarray,
+    rects: np.ndarray,
+    n_rooms: int,
 ) -> None:
-    """The whole band ``band`` into ``out``, whose rows hold the marks of
-    its rooms (:func:`band_rooms`), from sets of one cell: rows that meet a
-    room by :func:`_room_row`, the others by :func:`eller_rows` (the same
-    draws), the last two by :func:`band_span`."""
+    """The whole band ``band`` into ``out`` with its ``n_rooms`` rooms
+    ``rects`` (:func:`band_rooms`), from sets of one cell: rows that meet a
+    room by :func:`_room_row_once` (or :func:`_room_row` when it says so),
+    the others by :func:`eller_rows` (the same draws), the last two by
+    :func:`band_span`."""
     band_height, width = out.shape
     bkey = band_key(key, band)
     plain = band_height - 2
+    planes = _room_planes(band_height, width, rects, n_rooms)
+    meets = np.zeros(band_height + 1, np.uint8)  # the row holds room cells, or the next row a room's top
+    spans = np.empty((n_rooms, 2), np.int64)  # the rooms' columns, by top row then left column
+    order = np.argsort(rects[:n_rooms, 0] * width + rects[:n_rooms, 1])
+    for i in range(n_rooms):
+        top, x0, h, w = rects[order[i], 0], rects[order[i], 1], rects[order[i], 2], rects[order[i], 3]
+        spans[i, 0] = x0
+        spans[i, 1] = x0 + w
+        meets[max(top - 1, 0) : top + h] = 1
+    saved_left = np.empty_like(left)
+    saved_right = np.empty_like(right)
+    first = 0  # the first room (in order) whose top row is y or below
     y = 0
     while y < plain:
-        join = th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN]
-        opens = th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN]
+        join = _U64(th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN])
+        opens = _U64(th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN])
         counter = _U64(y) * _U64(width)
-        if _row_meets_rooms(out, y, plain):
-            _room_row(left, right, out, y, bkey, counter, _U64(join), _U64(opens), doors, parent)
-            y += 1
+        if meets[y] == 0:
+            stop = y + 1
+            while y > 0 and stop < plain and meets[stop] == 0:
+                stop += 1
+            eller_rows(left, right, out[y:stop], bkey, counter, join, opens)
+            y = stop
             continue
-        stop = y + 1
-        while y > 0 and stop < plain and not _row_meets_rooms(out, stop, plain):
-            stop += 1
-        eller_rows(left, right, out[y:stop], bkey, counter, join, opens)
-        y = stop
+        while first < n_rooms and rects[order[first], 0] == y:
+            _join_room_top(left, right, spans[first, 0], spans[first, 1])
+            first += 1
+        below = first  # the rooms whose top row is the next one
+        while below < n_rooms and rects[order[below], 0] == y + 1:
+            below += 1
+        row = out[y]
+        if below > first:  # a set might open into two room tops: keep what a second try needs
+            saved_left[:] = left
+            saved_right[:] = right
+        tops = spans[first:below]
+        once = _room_row_once(left, right, row, planes, y, tops, bkey, counter, join, opens, parent)
+        if not once:
+            left[:] = saved_left
+            right[:] = saved_right
+            _room_row(left, right, row, planes, y, bkey, counter, join, opens, parent)
+        y += 1
     band_span(left, right, out[plain:], key, band, plain, band_height, th, doors, parent)

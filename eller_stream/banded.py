@@ -378,13 +378,12 @@ class InfiniteMaze:
         k, w = self._band, self._width
         found = [np.empty((0, 4), np.int64)]
         if self._whole:
-            scratch = par.alloc((k, w), np.uint8, f"a band of {k} rows of width {w}")
             for b in range(start // k, (stop - 1) // k + 1):
                 th = self._ths(b, 1)[0]
                 if th[bk.TH_ROOM] == 0:
                     continue
                 rects = np.empty((16 + k * w // 5, 4), np.int64)  # at most one room an attempt
-                n = call(rk.band_rooms, scratch, self._key, np.uint64(b & _MASK64), th, rects)
+                n = call(rk.band_rooms, k, w, self._key, np.uint64(b & _MASK64), th, rects)
                 rects = rects[:n]
                 rects[:, 0] += b * k
                 found.append(rects[(rects[:, 0] < stop) & (rects[:, 0] + rects[:, 2] > start)])
