@@ -16,7 +16,7 @@ import numpy as np
 
 from ._band_kernels import LOOP_SALT, TH_DOOR_ABOVE, TH_LOOP, seam_doors
 from ._format import EAST, SOUTH
-from ._numba import _U64, Int64, _njit, _sel
+from ._numba import _U64, Int64, _njit, lowest_bit
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 
@@ -52,52 +52,6 @@ def _band_sides(rows: np.ndarray, doors_above: np.ndarray, sides: np.ndarray) ->
             count[x + 1] += row[x - 1] & 1
 
 
-@_njit(inline="always")
-def _kth_bit(pool: Int64, k: Int64) -> Int64:
-    """The index of the ``k``-th (0-based, k < 4) set bit of the 4-bit
-    ``pool``, without a branch."""
-    p1 = pool & (pool - 1)
-    p2 = p1 & (p1 - 1)
-    p3 = p2 & (p2 - 1)
-    p = _sel(np.int64(k == 0), pool, _sel(np.int64(k == 1), p1, _sel(np.int64(k == 2), p2, p3)))
-    return np.int64((p & 1) == 0) + np.int64((p & 3) == 0) + np.int64((p & 7) == 0)
-
-
-@_njit(inline="always")
-def _braid_cell(rows: np.ndarray, sides: np.ndarray, y: int, x: int, hi: np.uint64) -> None:
-    """Open the wall of dead end (y, x) that the high 32 bits of its draw
-    (``hi``) pick among the closed ones to neighbours inside the band, dead
-    ends first, and count the new passage in ``sides`` (framed: cell (y, x)
-    is ``sides[y + 1, x + 1]``).
-
-    Candidates are bits of a 4-bit mask in the order north, south, west,
-    east; the k-th set bit of the pool is taken, without a branch but the
-    one for a cell with no candidate."""
-    height, width = rows.shape
-    v = np.int64(rows[y, x])
-    sy, sx = y + 1, x + 1
-    north = np.int64(y > 0) & ((np.int64(rows[max(y - 1, 0), x]) >> 1) ^ 1) & 1
-    south = np.int64(y + 1 < height) & ((v >> 1) ^ 1) & 1
-    west = np.int64(x > 0) & (np.int64(rows[y, max(x - 1, 0)]) ^ 1) & 1
-    east = np.int64(x + 1 < width) & (v ^ 1) & 1
-    cand = north | (south << 1) | (west << 2) | (east << 3)
-    dead = (
-        (north & np.int64(sides[sy - 1, sx] == 1))
-        | ((south & np.int64(sides[sy + 1, sx] == 1)) << 1)
-        | ((west & np.int64(sides[sy, sx - 1] == 1)) << 2)
-        | ((east & np.int64(sides[sy, sx + 1] == 1)) << 3)
-    )
-    pool = _sel(np.int64(dead != 0), dead, cand)
-    n = (pool & 1) + ((pool >> 1) & 1) + ((pool >> 2) & 1) + ((pool >> 3) & 1)
-    if n == 0:
-        return
-    d = _kth_bit(pool, np.int64((hi * _U64(n)) >> _S32))
-    up, down, left, right = np.int64(d == 0), np.int64(d == 1), np.int64(d == 2), np.int64(d == 3)
-    rows[y - up, x - left] |= np.uint8(_sel(up | down, np.int64(SOUTH), np.int64(EAST)))
-    sides[sy, sx] += 1
-    sides[sy + down - up, sx + right - left] += 1
-
-
 @_njit
 def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray, doors: np.ndarray) -> None:
     """Open loops in the whole band ``rows`` (``(band_height, width)``) of
@@ -105,29 +59,37 @@ def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray
     (``width`` entries) is scratch: it takes the doors of seam ``band``.
 
     The scan is row-major, each cell's sides read as the scan has left them
-    (kept counted in an array, :func:`_band_sides`).  Opening walls only
-    takes dead ends away (a side count only grows), so a row's candidates
-    can be listed first, without a branch (a cell that is a dead end, or has
-    fewer sides, and whose draw opens a loop), then taken in order, each
-    braided if it is still a dead end: the same walls as a cell-by-cell
-    scan, without its unpredictable branches."""
+    (kept counted, :func:`_band_sides`).  Opening walls only takes dead ends
+    away (a side count only grows), so a row's candidates can be listed
+    first, without a branch (a cell that is a dead end, or has fewer sides,
+    and whose draw opens a loop), then taken in order, each braided if it is
+    still a dead end: the same walls as a cell-by-cell scan, without its
+    unpredictable branches.
+
+    A braided cell's candidates are bits of a 4-bit mask in the order north,
+    south, west, east; the k-th set bit of the pool is taken without a
+    branch.  The loop body is written out here, not called: numba counts the
+    references of arrays passed to an inlined function, which cost more than
+    the braid."""
     loop_below = _U64(th[TH_LOOP])
     if loop_below == _U64(0):
         return
     height, width = rows.shape
     seam_doors(doors, key, _U64(band), th[TH_DOOR_ABOVE])
     lkey = loop_key(key, band)
-    sides = np.empty((height + 2, width + 2), np.uint8)
-    _band_sides(rows, doors, sides)
+    framed = np.empty((height + 2, width + 2), np.uint8)
+    _band_sides(rows, doors, framed)
+    sides = framed.reshape(-1)  # cell (y, x) at (y + 1) * stride + x + 1
+    stride = width + 2
     picked = np.empty(width, np.int64)
     draws = np.empty(width, np.uint64)
     for y in range(height):
-        counts = sides[y + 1]
         base = _U64(y) * _U64(width)
+        at = (y + 1) * stride + 1
         n: Int64 = 0
         for x in range(width):  # the cells with at most one side open
             picked[n] = x
-            n += np.int64(counts[x + 1] <= 1)
+            n += np.int64(sides[at + x] <= 1)
         for i in range(n):  # their draws (vectorised)
             draws[i] = random_bits(lkey, base + _U64(picked[i]))
         m: Int64 = 0
@@ -136,7 +98,34 @@ def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray
             picked[m] = picked[i]
             draws[m] = bits >> _S32
             m += np.int64((bits & _LOW32) < loop_below)
+        north_ok = np.int64(y > 0)
+        south_ok = np.int64(y + 1 < height)
         for i in range(m):  # in scan order, each if it is still a dead end
             x = picked[i]
-            if counts[x + 1] == 1:
-                _braid_cell(rows, sides, y, x, draws[i])
+            s = at + x
+            if sides[s] != 1:
+                continue
+            v = np.int64(rows[y, x])
+            north = north_ok & ((np.int64(rows[max(y - 1, 0), x]) >> 1) ^ 1) & 1
+            south = south_ok & ((v >> 1) ^ 1) & 1
+            west = np.int64(x > 0) & (np.int64(rows[y, max(x - 1, 0)]) ^ 1) & 1
+            east = np.int64(x + 1 < width) & (v ^ 1) & 1
+            cand = north | (south << 1) | (west << 2) | (east << 3)
+            dead = (
+                np.int64(sides[s - stride] == 1)
+                | (np.int64(sides[s + stride] == 1) << 1)
+                | (np.int64(sides[s - 1] == 1) << 2)
+                | (np.int64(sides[s + 1] == 1) << 3)
+            ) & cand
+            pool = dead | (cand & -np.int64(dead == 0))
+            count = (pool & 1) + ((pool >> 1) & 1) + ((pool >> 2) & 1) + ((pool >> 3) & 1)
+            if count == 0:
+                continue
+            k = np.int64((draws[i] * _U64(count)) >> _S32)
+            for j in range(1, 4):  # drop the k lowest set bits
+                pool &= pool - np.int64(k >= j)
+            d = lowest_bit(pool)
+            up, down, left, right = np.int64(d == 0), np.int64(d == 1), np.int64(d == 2), np.int64(d == 3)
+            rows[y - up, x - left] |= np.uint8(SOUTH * (up | down) + EAST * (left | right))
+            sides[s] += 1
+            sides[s + (down - up) * stride + right - left] += 1

@@ -300,7 +300,7 @@ def _room_sweep(
         l1 = l2
 
 
-@_njit
+@_njit(inline="always")
 def _room_row_once(
     left: np.ndarray,
     right: np.ndarray,
