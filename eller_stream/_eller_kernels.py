@@ -65,6 +65,37 @@ def _leave(
     right[i] = x
 
 
+@_njit(inline="always")
+def _after_join(
+    join: Int64, x: Int64, a: Int64, b: Int64, lx: Int64, rx: Int64, l1: Int64, r1: Int64, l2: Int64
+) -> tuple[Int64, Int64, Int64, Int64, Int64]:
+    """The list registers of :func:`eller_rows` (``lx``, ``rx``: left and
+    right of x; ``l1``, ``r1``: of x+1; ``l2``: left of x+2) after
+    :func:`_join` of x and x+1 (``a``: left of x+1, ``b``: right of x)."""
+    x1 = x + 1
+    return (
+        _sel(join & np.int64(b == x), a, lx),
+        _sel(join, x1, rx),
+        _sel(join, x, l1),
+        _sel(join & np.int64(a == x1), b, r1),
+        _sel(join & np.int64(b == x + 2), a, l2),
+    )
+
+
+@_njit(inline="always")
+def _after_leave(
+    close: Int64, x: Int64, lx: Int64, rx: Int64, l1: Int64, r1: Int64, l2: Int64
+) -> tuple[Int64, Int64, Int64]:
+    """``l1``, ``r1``, ``l2`` (see :func:`_after_join`) after :func:`_leave`
+    of x (its neighbours ``lx``, ``rx``)."""
+    x1 = x + 1
+    return (
+        _sel(close & np.int64(rx == x1), lx, l1),
+        _sel(close & np.int64(lx == x1), rx, r1),
+        _sel(close & np.int64(rx == x + 2), lx, l2),
+    )
+
+
 @_njit
 def eller_rows(
     left: np.ndarray,
@@ -110,17 +141,11 @@ def eller_rows(
             b = rx  # next cell of A
             join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below)
             _join(left, right, xx, a, b, join, scratch)
-            rx = _sel(join, x1, rx)
-            lx = _sel(join & np.int64(b == xx), a, lx)
-            l1 = _sel(join, xx, l1)
-            r1 = _sel(join & np.int64(a == x1), b, r1)
-            l2 = _sel(join & np.int64(b == x2), a, l2)
+            lx, rx, l1, r1, l2 = _after_join(join, xx, a, b, lx, rx, l1, r1, l2)
             # South wall: close it (x leaves its set) unless x is alone.
             close = np.int64(lx != xx) & np.int64((bits >> _S32) >= open_below)
             _leave(left, right, xx, lx, rx, close, scratch)
-            r1 = _sel(close & np.int64(lx == x1), rx, r1)
-            l1 = _sel(close & np.int64(rx == x1), lx, l1)
-            l2 = _sel(close & np.int64(rx == x2), lx, l2)
+            l1, r1, l2 = _after_leave(close, xx, lx, rx, l1, r1, l2)
             row[np.uint64(xx)] = np.uint8(join | ((close ^ 1) << 1))
             lx = l1
             rx = r1

@@ -30,7 +30,7 @@ from ._band_kernels import (
     band_key,
     band_span,
 )
-from ._eller_kernels import LR_PAD, _join, _leave, eller_rows
+from ._eller_kernels import LR_PAD, _after_join, _after_leave, _join, _leave, eller_rows
 from ._format import EAST, SOUTH
 from ._numba import _U64, Int64, _mul_high, _njit, _sel
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
@@ -122,9 +122,10 @@ def band_rooms(
         total += h * w
         if total >= target:
             break
-        x0 = max(left - 1, 0)  # the room and the cells around it
-        word, lo, hi = _span_bits(x0, min(left + w + 1, width) - x0)
-        for y in range(max(top - 1, 0), min(top + h + 1, rows)):
+        x0 = left - np.int64(left > 0)  # the room and the cells around it, in the band
+        x1 = left + w + np.int64(left + w < width)
+        word, lo, hi = _span_bits(x0, x1 - x0)
+        for y in range(top - np.int64(top > 0), top + h + np.int64(top + h < rows)):
             taken[y, word] |= lo
             taken[y, word + 1] |= hi
     return n
@@ -276,11 +277,7 @@ def _room_sweep(
             flags[np.uint64(_sel(join & np.int64(lx < xx), lx, xx))] = own | other  # the joined set's latest
             flag = own | (join & other)
         _join(left, right, xx, a, b, join, scratch)
-        rx = _sel(join, x1_, rx)
-        lx = _sel(join & np.int64(b == xx), a, lx)
-        l1 = _sel(join, xx, l1)
-        r1 = _sel(join & np.int64(a == x1_), b, r1)
-        l2 = _sel(join & np.int64(b == x2), a, l2)
+        lx, rx, l1, r1, l2 = _after_join(join, xx, a, b, lx, rx, l1, r1, l2)
         # South wall: open inside a room (a threshold no draw reaches: a select on the
         # room bit would be compiled to a branch), closed above a room's top row once
         # the set opened into one.
@@ -289,9 +286,7 @@ def _room_sweep(
             keep |= flag
         close = np.int64(lx != xx) & keep
         _leave(left, right, xx, lx, rx, close, scratch)
-        r1 = _sel(close & np.int64(lx == x1_), rx, r1)
-        l1 = _sel(close & np.int64(rx == x1_), lx, l1)
-        l2 = _sel(close & np.int64(rx == x2), lx, l2)
+        l1, r1, l2 = _after_leave(close, xx, lx, rx, l1, r1, l2)
         if mode == FLAGS_USED:
             flags[np.uint64(xx)] = 1
         row[np.uint64(xx)] = np.uint8(join | np.int64(in_room & _U64(1)) | ((close ^ 1) << 1))

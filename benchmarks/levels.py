@@ -1,0 +1,106 @@
+"""The levels' speed (issue 20), measured in one run: ``rows()`` of mazes with
+loops and rooms against the plain maze, and the per-band kernel behind them.
+
+    python benchmarks/levels.py [--rounds 60]
+
+- ``rows()`` on one numba thread, width 80, band 32, 2048 rows a call, each
+  maze in turn every round (so every ratio sees the same load), best round:
+  ns per cell and the ratio to ``loops=0, rooms=0``;
+- ``band_make`` (one whole band of 80 x 32, the kernel ``rows()`` calls for
+  each band with loops or rooms), 40 bands a call, interleaved the same way:
+  us per band.
+
+The machines are shared: quote the ratios of one run, not times across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import eller_stream as es
+from eller_stream import _engine, _numba
+
+WIDTH, BAND, ROWS = 80, 32, 2048
+MAZES = {
+    "plain": {},
+    "loops 0.5": {"loops": 0.5},
+    "loops 1": {"loops": 1.0},
+    "rooms 0.1": {"rooms": 0.1},
+    "rooms 0.2": {"rooms": 0.2},
+    "rooms 0.3": {"rooms": 0.3},
+    "loops 0.5 + rooms 0.1": {"loops": 0.5, "rooms": 0.1},
+    "loops 0.5 + rooms 0.2": {"loops": 0.5, "rooms": 0.2},
+    "loops 0.5 + rooms 0.3": {"loops": 0.5, "rooms": 0.3},
+}
+
+
+def interleaved(calls: dict[str, object], rounds: int) -> dict[str, float]:
+    """The best time of each call over ``rounds`` rounds, the calls in turn."""
+    best = dict.fromkeys(calls, float("inf"))
+    for _ in range(rounds):
+        for name, call in calls.items():
+            t = time.perf_counter()
+            call()  # type: ignore[operator]
+            best[name] = min(best[name], time.perf_counter() - t)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=60)
+    rounds = parser.parse_args().rounds
+    _numba.load()
+    import numba
+
+    from eller_stream import _level_kernels as lk
+
+    numba.set_num_threads(1)
+    out = np.empty((ROWS, WIDTH), np.uint8)
+    mazes = {name: es.InfiniteMaze(WIDTH, BAND, 1, **knobs) for name, knobs in MAZES.items()}
+    for maze in mazes.values():
+        maze.rows(0, ROWS, out=out)
+    _engine.settle()  # the numba kernels, not their lean twins while they compile
+    counter = iter(range(10**9))
+
+    def rows_of(maze: es.InfiniteMaze) -> object:
+        def call() -> None:
+            r = next(counter)  # new rows each time: no cache between the calls
+            maze.rows(r * ROWS, (r + 1) * ROWS, out=out)
+
+        return call
+
+    best = interleaved({name: rows_of(maze) for name, maze in mazes.items()}, rounds)
+    plain = best["plain"]
+    print(f"rows(), one thread, width {WIDTH}, band {BAND}, best of {rounds} x {ROWS} rows:")
+    for name, t in best.items():
+        print(f"  {name:24s} {t / ROWS / WIDTH * 1e9:6.2f} ns/cell  {t / plain:.2f}x")
+
+    left = np.empty(WIDTH + 3, np.int32)
+    right = np.empty(WIDTH + 3, np.int32)
+    doors = np.empty(WIDTH, np.uint8)
+    parent = np.empty(WIDTH + 1, np.int32)
+    band = np.empty((BAND, WIDTH), np.uint8)
+    key = np.uint64(12345)
+
+    def bands(th: np.ndarray) -> object:
+        def make() -> None:
+            for b in range(40):
+                lk.band_make(band, key, np.uint64(b), BAND, th, left, right, doors, parent)
+
+        return make
+
+    calls = {name: bands(es.BandParams(**knobs).thresholds()) for name, knobs in MAZES.items()}
+    for call in calls.values():
+        call()  # type: ignore[operator]
+    best = interleaved(calls, rounds * 5)
+    plain = best["plain"]
+    print(f"band_make, one band of {WIDTH} x {BAND}, best of {rounds * 5} x 40 bands:")
+    for name, t in best.items():
+        print(f"  {name:24s} {t / 40 * 1e6:6.2f} us/band  {t / plain:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
