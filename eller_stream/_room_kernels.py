@@ -131,20 +131,33 @@ def band_rooms(
     return n
 
 
+_EVEN = _U64(0x5555555555555555)  # bit 2i of every cell i
+_ODD = _U64(0xAAAAAAAAAAAAAAAA)  # bit 2i + 1
+
+
+@_njit(inline="always")
+def _or_cells(plane_row: np.ndarray, x0: Int64, bits: np.uint64) -> None:
+    """OR ``bits`` (two a cell, from cell ``x0``, at most 16 cells) into a
+    row of a plane."""
+    shift = _U64(2 * (x0 & 31))
+    plane_row[x0 >> 5] |= bits << shift
+    plane_row[(x0 >> 5) + 1] |= (bits >> _U64(1)) >> (_U64(63) - shift)
+
+
 @_njit
 def _room_planes(height: int, width: int, rects: np.ndarray, n: int) -> np.ndarray:
     """The ``(2, height, words)`` planes (``ROOM_PLANE``, ``ABOVE_PLANE``)
-    of a band's ``n`` rooms ``rects``."""
-    planes = np.zeros((2, height, (width >> 5) + 1), np.uint64)
+    of a band's ``n`` rooms ``rects``, a word a row of each room."""
+    planes = np.zeros((2, height, (width >> 5) + 2), np.uint64)
     for j in range(n):
         top, left, h, w = rects[j, 0], rects[j, 1], rects[j, 2], rects[j, 3]
-        for x in range(left, left + w):
-            word, shift = x >> 5, _U64(2 * (x & 31))
-            east = _U64(x < left + w - 1) << shift
-            for y in range(top, top + h):
-                planes[ROOM_PLANE, y, word] |= east | (_U64(y < top + h - 1) << (shift + _U64(1)))
-            if top > 0:
-                planes[ABOVE_PLANE, top - 1, word] |= _U64(1) << shift
+        cells = (_U64(1) << _U64(2 * w)) - _U64(1)
+        east = _EVEN & (cells >> _U64(2))  # no wall east of the room's last column
+        for y in range(top, top + h - 1):
+            _or_cells(planes[ROOM_PLANE, y], left, east | (_ODD & cells))
+        _or_cells(planes[ROOM_PLANE, top + h - 1], left, east)
+        if top > 0:
+            _or_cells(planes[ABOVE_PLANE, top - 1], left, _EVEN & cells)
     return planes
 
 
@@ -360,6 +373,28 @@ def _room_row_once(
 
 
 @_njit
+def _by_place(rects: np.ndarray, n: int, height: int) -> np.ndarray:
+    """The order of the ``n`` rooms ``rects`` by top row, then left column
+    (a counting sort by row; a row holds a few rooms)."""
+    start = np.zeros(height + 1, np.int64)
+    for j in range(n):
+        start[rects[j, 0] + 1] += 1
+    for y in range(height):
+        start[y + 1] += start[y]
+    begin = start.copy()
+    order = np.empty(n, np.int64)
+    for j in range(n):
+        y = rects[j, 0]
+        i = start[y]
+        start[y] += 1
+        while i > begin[y] and rects[order[i - 1], 1] > rects[j, 1]:
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = j
+    return order
+
+
+@_njit
 def _band_with_rooms(
     left: np.ndarray,
     right: np.ndarray,
@@ -383,7 +418,7 @@ def _band_with_rooms(
     planes = _room_planes(band_height, width, rects, n_rooms)
     meets = np.zeros(band_height + 1, np.uint8)  # the row holds room cells, or the next row a room's top
     spans = np.empty((n_rooms, 2), np.int64)  # the rooms' columns, by top row then left column
-    order = np.argsort(rects[:n_rooms, 0] * width + rects[:n_rooms, 1])
+    order = _by_place(rects, n_rooms, band_height)
     for i in range(n_rooms):
         top, x0, h, w = rects[order[i], 0], rects[order[i], 1], rects[order[i], 2], rects[order[i], 3]
         spans[i, 0] = x0
