@@ -1,9 +1,9 @@
 """The levels' speed (issue 20), measured in one run: ``rows()`` of mazes with
 loops and rooms against the plain maze, and the per-band kernel behind them.
 
-    python benchmarks/levels.py [--rounds 60]
+    python benchmarks/levels.py [--rounds 60] [--threads 1]
 
-- ``rows()`` on one numba thread, width 80, band 32, 2048 rows a call, each
+- ``rows()`` on ``--threads`` numba threads (1: the kernel alone), width 80, band 32, 2048 rows a call, each
   maze in turn every round (so every ratio sees the same load), best round:
   ns per cell and the ratio to ``loops=0, rooms=0``;
 - ``band_make`` (one whole band of 80 x 32, the kernel ``rows()`` calls for
@@ -51,13 +51,15 @@ def interleaved(calls: dict[str, object], rounds: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    rounds = args.rounds
     _numba.load()
     import numba
 
     from eller_stream import _level_kernels as lk
 
-    numba.set_num_threads(1)
+    numba.set_num_threads(args.threads)
     out = np.empty((ROWS, WIDTH), np.uint8)
     mazes = {name: es.InfiniteMaze(WIDTH, BAND, 1, **knobs) for name, knobs in MAZES.items()}
     for maze in mazes.values():
@@ -74,7 +76,7 @@ def main() -> None:
 
     best = interleaved({name: rows_of(maze) for name, maze in mazes.items()}, rounds)
     plain = best["plain"]
-    print(f"rows(), one thread, width {WIDTH}, band {BAND}, best of {rounds} x {ROWS} rows:")
+    print(f"rows(), {args.threads} thread(s), width {WIDTH}, band {BAND}, best of {rounds} x {ROWS} rows:")
     for name, t in best.items():
         print(f"  {name:24s} {t / ROWS / WIDTH * 1e9:6.2f} ns/cell  {t / plain:.2f}x")
 
@@ -97,7 +99,7 @@ def main() -> None:
         call()  # type: ignore[operator]
     best = interleaved(calls, rounds * 5)
     plain = best["plain"]
-    print(f"band_make, one band of {WIDTH} x {BAND}, best of {rounds * 5} x 40 bands:")
+    print(f"band_make (one thread), a band of {WIDTH} x {BAND}, best of {rounds * 5} x 40 bands:")
     for name, t in best.items():
         print(f"  {name:24s} {t / 40 * 1e6:6.2f} us/band  {t / plain:.2f}x")
 
