@@ -27,3 +27,20 @@ def run_cli() -> Callable[..., subprocess.CompletedProcess[str]]:
         return subprocess.run(command, capture_output=True, text=True, check=check, env=env)
 
     return run
+
+
+@pytest.fixture(scope="module")
+def numba_answers() -> None:
+    """The numba kernels of the banded maze answer, not their lean twins:
+    a module that pins the kernels uses it (``pytestmark``).  While numba
+    compiles in the background the lean twins answer small jobs, so a test
+    run early would check the lean backend alone (which ``test_lean``
+    checks against these kernels)."""
+    import eller_stream as es
+    from eller_stream import _engine
+
+    for knobs in ({}, {"loops": 0.5}, {"rooms": 0.3}, {"loops": 0.5, "rooms": 0.3}):
+        maze = es.InfiniteMaze(8, 6, 0, **knobs)
+        maze.rows(0, 24)
+        maze.stream(0).take(3)
+    _engine.settle()

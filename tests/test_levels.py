@@ -29,6 +29,8 @@ from naive import (
     perfect_problems,
 )
 
+pytestmark = pytest.mark.usefixtures("numba_answers")
+
 
 def dead_ends(grid: np.ndarray, rows: range) -> list[tuple[int, int]]:
     """The cells of ``rows`` with exactly one open side (BFS neighbours)."""

@@ -9,7 +9,7 @@ import hashlib
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import probabilities, room_shares, seeds
 
@@ -23,6 +23,8 @@ from naive import (
     detour_reference,
     rooms_reference,
 )
+
+pytestmark = pytest.mark.usefixtures("numba_answers")
 
 
 @given(
@@ -288,3 +290,21 @@ def test_rows_made_again_in_two_sweeps_match_the_model():
     for b in again[:6]:
         expected = banded_reference(width, band, seed, b * band, (b + 1) * band, rooms=rooms)
         np.testing.assert_array_equal(maze.rows(b * band, (b + 1) * band), expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    width=st.integers(60, 200),
+    band=st.integers(4, 14),
+    seed=seeds,
+    rooms=st.sampled_from([0.1, 0.3, 0.6, 0.99]),
+    loops=st.sampled_from([0.0, 0.5]),
+    b=st.integers(-2, 2),
+)
+def test_wide_rows_with_rooms_match_the_model(width, band, seed, rooms, loops, b):
+    # rooms across the kernels' 32- and 64-column words (bit planes, taken cells)
+    maze = es.InfiniteMaze(width, band, seed, loops=loops, rooms=rooms)
+    got = (maze.room_rects(b * band, b * band + band) - [b * band, 0, 0, 0]).tolist()
+    assert [tuple(r) for r in got] == rooms_reference(width, band, seed, b, rooms)
+    expected = banded_reference(width, band, seed, b * band, (b + 1) * band, loops=loops, rooms=rooms)
+    np.testing.assert_array_equal(maze.rows(b * band, (b + 1) * band), expected)
