@@ -31,7 +31,7 @@ def run_cli() -> Callable[..., subprocess.CompletedProcess[str]]:
 
 @pytest.fixture(scope="module")
 def numba_answers() -> None:
-    """The numba kernels of the banded maze answer, not their lean twins:
+    """The numba kernels of the streams and the banded maze answer, not their lean twins:
     a module that pins the kernels uses it (``pytestmark``).  While numba
     compiles in the background the lean twins answer small jobs, so a test
     run early would check the lean backend alone (which ``test_lean``
@@ -39,6 +39,7 @@ def numba_answers() -> None:
     import eller_stream as es
     from eller_stream import _engine
 
+    es.EllerStream(8, 0).take(3)
     for knobs in ({}, {"loops": 0.5}, {"rooms": 0.3}, {"loops": 0.5, "rooms": 0.3}):
         maze = es.InfiniteMaze(8, 6, 0, **knobs)
         maze.rows(0, 24)

@@ -31,6 +31,8 @@ from naive import (
     reaches_next_row,
 )
 
+pytestmark = pytest.mark.usefixtures("numba_answers")
+
 # -- the kernel is the model, byte for byte ------------------------------------------
 
 

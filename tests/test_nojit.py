@@ -10,6 +10,9 @@ import subprocess
 import sys
 
 import numba
+import pytest
+
+pytestmark = pytest.mark.usefixtures("numba_answers")
 
 SCRIPT = r"""
 import hashlib, json, sys

@@ -14,6 +14,8 @@ import eller_stream as es
 
 from naive import closing_row_reference, eller_reference, perfect_problems
 
+pytestmark = pytest.mark.usefixtures("numba_answers")
+
 
 def row_set_counts(grid: np.ndarray) -> list[int]:
     """For each row, how many sets its cells form, connected through the rows

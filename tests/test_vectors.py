@@ -22,6 +22,8 @@ import eller_stream as es
 
 from naive import banded_reference, closing_row_reference, eller_reference, seed_key
 
+pytestmark = pytest.mark.usefixtures("numba_answers")
+
 HERE = Path(__file__).resolve().parent
 VECTORS = sorted((HERE / "vectors").glob("*.json"))
 ALL = [(path.name, i, v) for path in VECTORS for i, v in enumerate(json.loads(path.read_text())["vectors"])]
