@@ -31,7 +31,7 @@ from ._band_kernels import (
     band_span,
 )
 from ._eller_kernels import LR_PAD, _after_join, _after_leave, _join, _leave, eller_rows
-from ._format import EAST, SOUTH
+from ._format import EAST
 from ._numba import _U64, Int64, _mul_high, _njit, _sel
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
@@ -231,8 +231,8 @@ def _room_row(
         row[x] |= np.uint8((close ^ 1) << 1)
 
 
-NO_FLAGS = 0  # _room_sweep: no cell lies above a room's top row
-FLAGS_USED = 1  # ... every cell does: the sets' flags decide
+NO_FLAGS = 0  # _room_sweep: no set has opened into a room's top row yet
+FLAGS = 1  # ... sets may have: their flags are kept, and decide above a room's top row
 
 
 @_njit(inline="always")
@@ -250,29 +250,36 @@ def _room_sweep(
     open_below: np.uint64,
     flags: np.ndarray,
     mode: int,
-) -> None:
+) -> Int64:
     """Cells ``x0 .. x1 - 1`` of row ``y`` of a band, which meets a room, in
     one sweep as :func:`eller_rows`, the sets as they are at each cell;
     ``mode`` (a constant at each call, so each sweep compiles to only what it
-    needs) says whether the cells lie above a room's top row, where the
-    sets' flags (:func:`_room_row_once`) decide.
+    needs) says whether the sets' flags (:func:`_room_row_once`) are kept.
+    Returns 1 if two flagged sets joined.
 
-    The room bits come from a word of the planes read once every 32 cells,
-    shifted along: a load for each cell costs more (the compiler then
-    turns the selects it feeds into branches)."""
+    The room bits come from words of the planes read once every 32 cells,
+    shifted along: a load for each cell costs more (the compiler then turns
+    the selects it feeds into branches)."""
     width = row.shape[0]
     scratch = np.int64(width)
     last = width - 1
+    twice = np.int64(0)
     plane = planes[ROOM_PLANE, y]
+    above_plane = planes[ABOVE_PLANE, y]
     word = plane[x0 >> 5] >> _U64(2 * (x0 & 31))
+    above_word = above_plane[x0 >> 5] >> _U64(2 * (x0 & 31))
     lx: Int64 = np.int64(left[x0])
     rx: Int64 = np.int64(right[x0])
     l1: Int64 = np.int64(left[x0 + 1])
     for x in range(x0, x1):
         if x & 31 == 0:
             word = plane[x >> 5]
+            if mode == FLAGS:
+                above_word = above_plane[x >> 5]
         in_room = word & _U64(3)  # bit 0: east, bit 1: south
         word >>= _U64(2)
+        top_next = np.int64(above_word & _U64(1))  # the cell lies above a room's top row
+        above_word >>= _U64(2)
         xx = np.int64(x)
         bits = random_bits(bkey, counter + _U64(x))
         x1_ = xx + 1
@@ -284,9 +291,10 @@ def _room_sweep(
         # East wall (none from the last column): as Eller's, and open inside a room.
         join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below) & np.int64(x < last)
         flag = np.int64(0)
-        if mode == FLAGS_USED:
+        if mode == FLAGS:
             own = np.int64(flags[np.uint64(_sel(np.int64(lx < xx), lx, scratch))])
             other = np.int64(flags[np.uint64(_sel(np.int64(a < xx), a, scratch))])
+            twice |= join & own & other
             flags[np.uint64(_sel(join & np.int64(lx < xx), lx, xx))] = own | other  # the joined set's latest
             flag = own | (join & other)
         _join(left, right, xx, a, b, join, scratch)
@@ -295,17 +303,18 @@ def _room_sweep(
         # room bit would be compiled to a branch), closed above a room's top row once
         # the set opened into one.
         keep = np.int64((bits >> _S32) >= (open_below | ((in_room >> _U64(1)) << _U64(33))))
-        if mode == FLAGS_USED:
-            keep |= flag
+        if mode == FLAGS:
+            keep |= flag & top_next
         close = np.int64(lx != xx) & keep
         _leave(left, right, xx, lx, rx, close, scratch)
         l1, r1, l2 = _after_leave(close, xx, lx, rx, l1, r1, l2)
-        if mode == FLAGS_USED:
-            flags[np.uint64(xx)] = 1
+        if mode == FLAGS:
+            flags[np.uint64(xx)] = flag | top_next
         row[np.uint64(xx)] = np.uint8(join | np.int64(in_room & _U64(1)) | ((close ^ 1) << 1))
         lx = l1
         rx = r1
         l1 = l2
+    return twice
 
 
 @_njit(inline="always")
@@ -315,7 +324,7 @@ def _room_row_once(
     row: np.ndarray,
     planes: np.ndarray,
     y: int,
-    spans: np.ndarray,
+    first_above: int,
     bkey: np.uint64,
     counter: np.uint64,
     join: np.uint64,
@@ -323,53 +332,28 @@ def _room_row_once(
     flags: np.ndarray,
 ) -> bool:
     """:func:`_room_row` in one sweep, the sets as they are at each cell;
-    the cells above a room's top row are columns ``spans[i, 0] .. spans[i,
-    1] - 1``, left to right.  Returns False when the walls may differ from
-    :func:`_room_row`'s (``left``/``right`` and the row are then spoilt:
-    the caller makes the row again).
+    ``first_above`` is the first column above a room's top row (``width``
+    if none).  Returns False when the walls may differ from
+    :func:`_room_row`'s (``left``/``right`` and the row are then spoilt: the
+    caller makes the row again).
 
-    Inside a span, a set's flag (it opened into a room's top row) is kept at
-    its latest cell that opened: ``flags[c]`` for a cell ``c`` left of the
-    sweep still in its set's list (``flags[width]`` stays 0); before each
-    span, the sets that opened into the spans before it are flagged anew, as
-    they are now.  A flag is never wrong, but a flagged set can still join
-    another later in the row (the two-sweep rule sees that coming).  That is
-    the only way the walls can differ from :func:`_room_row`'s, and the end
-    checks for it: a set of the next row holding two cells that opened into
-    a room's top row."""
+    From that column on, a set's flag (it opened into a room's top row) is
+    kept at its latest cell that opened: ``flags[c]`` for a cell ``c`` left
+    of the sweep still in its set's list (``flags[width]`` stays 0), passed
+    on when two sets join.  The walls differ from :func:`_room_row`'s only
+    if a set opens into a room's top row while another set it joins later
+    in the row already had (the two-sweep rule sees that coming): then two
+    flagged sets join, which the sweep tells."""
     width = row.shape[0]
-    n_spans = spans.shape[0]
-    if n_spans == 0:
+    if first_above >= width:
         _room_sweep(left, right, row, planes, y, 0, width, bkey, counter, join, opens, flags, NO_FLAGS)
         return True
     flags[:] = 0
-    x = 0
-    for i in range(n_spans):
-        start, stop = spans[i, 0], spans[i, 1]
-        _room_sweep(left, right, row, planes, y, x, start, bkey, counter, join, opens, flags, NO_FLAGS)
-        for j in range(i):  # the sets that opened into an earlier span, as they are now
-            for s in range(spans[j, 0], spans[j, 1]):
-                if row[s] & SOUTH:
-                    c = s
-                    flags[c] = 1
-                    c = right[c]
-                    while c != s:
-                        flags[c] = 1
-                        c = right[c]
-        _room_sweep(left, right, row, planes, y, start, stop, bkey, counter, join, opens, flags, FLAGS_USED)
-        x = stop
-    _room_sweep(left, right, row, planes, y, x, width, bkey, counter, join, opens, flags, NO_FLAGS)
-    above = planes[ABOVE_PLANE, y]
-    for i in range(n_spans):  # each set that opened into a room's top row: did it twice?
-        for x in range(spans[i, 0], spans[i, 1]):
-            if not row[x] & SOUTH:
-                continue
-            c = right[x]
-            while c != x:
-                if _plane_bit(above, c, 0) & (row[c] >> 1):
-                    return False
-                c = right[c]
-    return True
+    _room_sweep(left, right, row, planes, y, 0, first_above, bkey, counter, join, opens, flags, NO_FLAGS)
+    return (
+        _room_sweep(left, right, row, planes, y, first_above, width, bkey, counter, join, opens, flags, FLAGS)
+        == 0
+    )
 
 
 @_njit
@@ -446,11 +430,11 @@ def _band_with_rooms(
         while below < n_rooms and rects[order[below], 0] == y + 1:
             below += 1
         row = out[y]
+        first_above = spans[first, 0] if below > first else width
         if below > first:  # a set might open into two room tops: keep what a second try needs
             saved_left[:] = left
             saved_right[:] = right
-        tops = spans[first:below]
-        once = _room_row_once(left, right, row, planes, y, tops, bkey, counter, join, opens, parent)
+        once = _room_row_once(left, right, row, planes, y, first_above, bkey, counter, join, opens, parent)
         if not once:
             left[:] = saved_left
             right[:] = saved_right

@@ -267,13 +267,15 @@ def _second_sweeps(maze: es.InfiniteMaze, b: int) -> int:
         for top, x0, _, ww in rects:
             if top == y:
                 rk._join_room_top(left, right, x0, x0 + ww)
-        spans = np.array([[x0, x0 + ww] for top, x0, _, ww in rects if top == y + 1], np.int64).reshape(-1, 2)
+        first_above = min([x0 for top, x0, _, _ in rects if top == y + 1], default=w)
         join, opens = (
             (th[bk.TH_JOIN_FIRST], th[bk.TH_OPEN_FIRST]) if y == 0 else (th[bk.TH_JOIN], th[bk.TH_OPEN])
         )
         saved = left.copy(), right.copy()
         counter = np.uint64(y * w)
-        if not rk._room_row_once(left, right, out[y], planes, y, spans, bkey, counter, join, opens, flags):
+        row = out[y]
+        once = rk._room_row_once(left, right, row, planes, y, first_above, bkey, counter, join, opens, flags)
+        if not once:
             second += 1
             left[:], right[:] = saved
             rk._room_row(left, right, out[y], planes, y, bkey, counter, join, opens, flags)
