@@ -95,7 +95,7 @@ def band_rooms(
         return 0
     if rects.shape[0] < 16 + target // 5:
         raise ValueError("band_rooms: rects has fewer rows than room_capacity")
-    taken = np.zeros((rows, (width >> 6) + 2), np.uint64)
+    taken = np.zeros((rows + ROOM_MAX_HEIGHT, (width >> 6) + 2), np.uint64)  # rows past the band: free
     rkey = room_key(key, band)
     hmax = min(rows, ROOM_MAX_HEIGHT)
     wmax = min(width, ROOM_MAX_WIDTH)
@@ -110,8 +110,9 @@ def band_rooms(
         left = np.int64(((place >> _S32) * _U64(width - w + 1)) >> _S32)
         word, lo, hi = _span_bits(left, w)
         hit = _U64(0)
-        for y in range(top, top + h):
-            hit |= (taken[y, word] & lo) | (taken[y, word + 1] & hi)
+        for k in range(ROOM_MAX_HEIGHT):  # a fixed count of rows: no branch on the height
+            y = top + k
+            hit |= ((taken[y, word] & lo) | (taken[y, word + 1] & hi)) & (_U64(0) - _U64(k < h))
         if hit:
             continue
         rects[n, 0] = top
