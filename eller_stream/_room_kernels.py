@@ -111,8 +111,7 @@ def band_rooms(
         word, lo, hi = _span_bits(left, w)
         hit = _U64(0)
         for k in range(ROOM_MAX_HEIGHT):  # a fixed count of rows: no branch on the height
-            y = top + k
-            hit |= ((taken[y, word] & lo) | (taken[y, word + 1] & hi)) & (_U64(0) - _U64(k < h))
+            hit |= ((taken[top + k, word] & lo) | (taken[top + k, word + 1] & hi)) & (_U64(0) - _U64(k < h))
         if hit:
             continue
         rects[n, 0] = top
