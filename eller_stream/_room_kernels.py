@@ -167,7 +167,7 @@ def _plane_bit(plane: np.ndarray, x: int, which: int) -> Int64:
     return np.int64((plane[x >> 5] >> _U64(2 * (x & 31) + which)) & _U64(1))
 
 
-@_njit(inline="always")
+@_njit
 def _join_room_top(left: np.ndarray, right: np.ndarray, x0: int, x1: int) -> None:
     """Join the sets of cells ``x0 .. x1 - 1``, a room's top row (each of
     them comes from a different set)."""
@@ -432,8 +432,9 @@ def _band_with_rooms(
         row = out[y]
         first_above = spans[first, 0] if below > first else width
         if below > first:  # a set might open into two room tops: keep what a second try needs
-            saved_left[:] = left
-            saved_right[:] = right
+            for j in range(left.shape[0]):  # a loop: a slice assignment costs four times more here
+                saved_left[j] = left[j]
+                saved_right[j] = right[j]
         once = _room_row_once(left, right, row, planes, y, first_above, bkey, counter, join, opens, parent)
         if not once:
             left[:] = saved_left
