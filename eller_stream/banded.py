@@ -382,7 +382,7 @@ class InfiniteMaze:
                 th = self._ths(b, 1)[0]
                 if th[bk.TH_ROOM] == 0:
                     continue
-                rects = np.empty((16 + k * w // 5, 4), np.int64)  # at most one room an attempt
+                rects = np.empty((call(rk.room_capacity, k, w, th), 4), np.int64)
                 n = call(rk.band_rooms, k, w, self._key, np.uint64(b & _MASK64), th, rects)
                 rects = rects[:n]
                 rects[:, 0] += b * k
