@@ -16,9 +16,10 @@ The machines are shared: quote the ratios of one run, not times across runs.
 from __future__ import annotations
 
 import argparse
-import time
+from collections.abc import Callable
 
 import numpy as np
+from conftest import interleaved_best
 
 import eller_stream as es
 from eller_stream import _engine, _numba
@@ -35,17 +36,6 @@ MAZES = {
     "loops 0.5 + rooms 0.2": {"loops": 0.5, "rooms": 0.2},
     "loops 0.5 + rooms 0.3": {"loops": 0.5, "rooms": 0.3},
 }
-
-
-def interleaved(calls: dict[str, object], rounds: int) -> dict[str, float]:
-    """The best time of each call over ``rounds`` rounds, the calls in turn."""
-    best = dict.fromkeys(calls, float("inf"))
-    for _ in range(rounds):
-        for name, call in calls.items():
-            t = time.perf_counter()
-            call()  # type: ignore[operator]
-            best[name] = min(best[name], time.perf_counter() - t)
-    return best
 
 
 def main() -> None:
@@ -67,14 +57,14 @@ def main() -> None:
     _engine.settle()  # the numba kernels, not their lean twins while they compile
     counter = iter(range(10**9))
 
-    def rows_of(maze: es.InfiniteMaze) -> object:
+    def rows_of(maze: es.InfiniteMaze) -> Callable[[], None]:
         def call() -> None:
             r = next(counter)  # new rows each time: no cache between the calls
             maze.rows(r * ROWS, (r + 1) * ROWS, out=out)
 
         return call
 
-    best = interleaved({name: rows_of(maze) for name, maze in mazes.items()}, rounds)
+    best = interleaved_best({name: rows_of(maze) for name, maze in mazes.items()}, rounds)
     plain = best["plain"]
     print(f"rows(), {args.threads} thread(s), width {WIDTH}, band {BAND}, best of {rounds} x {ROWS} rows:")
     for name, t in best.items():
@@ -87,7 +77,7 @@ def main() -> None:
     band = np.empty((BAND, WIDTH), np.uint8)
     key = np.uint64(12345)
 
-    def bands(th: np.ndarray) -> object:
+    def bands(th: np.ndarray) -> Callable[[], None]:
         def make() -> None:
             for b in range(40):
                 lk.band_make(band, key, np.uint64(b), BAND, th, left, right, doors, parent)
@@ -95,9 +85,7 @@ def main() -> None:
         return make
 
     calls = {name: bands(es.BandParams(**knobs).thresholds()) for name, knobs in MAZES.items()}
-    for call in calls.values():
-        call()  # type: ignore[operator]
-    best = interleaved(calls, rounds * 5)
+    best = interleaved_best(calls, rounds * 5)
     plain = best["plain"]
     print(f"band_make (one thread), a band of {WIDTH} x {BAND}, best of {rounds * 5} x 40 bands:")
     for name, t in best.items():
