@@ -401,13 +401,9 @@ def _band_with_rooms(
     plain = band_height - 2
     planes = _room_planes(band_height, width, rects, n_rooms)
     meets = np.zeros(band_height + 1, np.uint8)  # the row holds room cells, or the next row a room's top
-    spans = np.empty((n_rooms, 2), np.int64)  # the rooms' columns, by top row then left column
-    order = _by_place(rects, n_rooms, band_height)
-    for i in range(n_rooms):
-        top, x0, h, w = rects[order[i], 0], rects[order[i], 1], rects[order[i], 2], rects[order[i], 3]
-        spans[i, 0] = x0
-        spans[i, 1] = x0 + w
-        meets[max(top - 1, 0) : top + h] = 1
+    for j in range(n_rooms):
+        meets[max(rects[j, 0] - 1, 0) : rects[j, 0] + rects[j, 2]] = 1
+    order = _by_place(rects, n_rooms, band_height)  # the rooms by top row, then left column
     saved_left = np.empty_like(left)
     saved_right = np.empty_like(right)
     first = 0  # the first room (in order) whose top row is y or below
@@ -424,13 +420,14 @@ def _band_with_rooms(
             y = stop
             continue
         while first < n_rooms and rects[order[first], 0] == y:
-            _join_room_top(left, right, spans[first, 0], spans[first, 1])
+            x0 = rects[order[first], 1]
+            _join_room_top(left, right, x0, x0 + rects[order[first], 3])
             first += 1
         below = first  # the rooms whose top row is the next one
         while below < n_rooms and rects[order[below], 0] == y + 1:
             below += 1
         row = out[y]
-        first_above = spans[first, 0] if below > first else width
+        first_above = rects[order[first], 1] if below > first else width
         if below > first:  # a set might open into two room tops: keep what a second try needs
             for j in range(left.shape[0]):  # a loop: a slice assignment costs four times more here
                 saved_left[j] = left[j]
