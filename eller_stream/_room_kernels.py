@@ -390,12 +390,12 @@ def _band_with_rooms(
     parent: np.ndarray,
     rects: np.ndarray,
     n_rooms: int,
-) -> None:
+) -> int:
     """The whole band ``band`` into ``out`` with its ``n_rooms`` rooms
     ``rects`` (:func:`band_rooms`), from sets of one cell: rows that meet a
     room by :func:`_room_row_once` (or :func:`_room_row` when it says so),
     the others by :func:`eller_rows` (the same draws), the last two by
-    :func:`band_span`."""
+    :func:`band_span`.  Returns how many rows :func:`_room_row` made."""
     band_height, width = out.shape
     bkey = band_key(key, band)
     plain = band_height - 2
@@ -407,6 +407,7 @@ def _band_with_rooms(
     saved_left = np.empty_like(left)
     saved_right = np.empty_like(right)
     first = 0  # the first room (in order) whose top row is y or below
+    again = 0
     y = 0
     while y < plain:
         join = _U64(th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN])
@@ -437,5 +438,7 @@ def _band_with_rooms(
             left[:] = saved_left
             right[:] = saved_right
             _room_row(left, right, row, planes, y, bkey, counter, join, opens, parent)
+            again += 1
         y += 1
     band_span(left, right, out[plain:], key, band, plain, band_height, th, doors, parent)
+    return again

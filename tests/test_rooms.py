@@ -245,9 +245,8 @@ def test_room_placement_sweep(band):
 
 def _second_sweeps(maze: es.InfiniteMaze, b: int) -> int:
     """How many rows of band ``b`` the one-sweep room kernel hands back to
-    the two-sweep rule (``_room_kernels._room_row_once`` returning False),
-    found by making the band as ``_band_with_rooms`` does."""
-    from eller_stream import _band_kernels as bk
+    the two-sweep rule (``_room_kernels._room_row``), as the band kernel
+    counts them."""
     from eller_stream import _room_kernels as rk
 
     k, w = maze.band, maze.width
@@ -255,31 +254,11 @@ def _second_sweeps(maze: es.InfiniteMaze, b: int) -> int:
     rects = np.empty((rk.room_capacity(k, w, th), 4), np.int64)
     key, band = maze._key, np.uint64(b % 2**64)
     n = rk.band_rooms(k, w, key, band, th, rects)
-    rects = rects[:n][np.lexsort((rects[:n, 1], rects[:n, 0]))]
-    planes = rk._room_planes(k, w, rects, n)
     left = np.arange(w + 3, dtype=np.int32)
     right = left.copy()
     out = np.zeros((k, w), np.uint8)
-    flags = np.zeros(w + 1, np.int32)
-    bkey = np.uint64(bk.band_key(key, band))
-    second = 0
-    for y in range(k - 2):
-        for top, x0, _, ww in rects:
-            if top == y:
-                rk._join_room_top(left, right, x0, x0 + ww)
-        first_above = min([x0 for top, x0, _, _ in rects if top == y + 1], default=w)
-        join, opens = (
-            (th[bk.TH_JOIN_FIRST], th[bk.TH_OPEN_FIRST]) if y == 0 else (th[bk.TH_JOIN], th[bk.TH_OPEN])
-        )
-        saved = left.copy(), right.copy()
-        counter = np.uint64(y * w)
-        row = out[y]
-        once = rk._room_row_once(left, right, row, planes, y, first_above, bkey, counter, join, opens, flags)
-        if not once:
-            second += 1
-            left[:], right[:] = saved
-            rk._room_row(left, right, out[y], planes, y, bkey, counter, join, opens, flags)
-    return second
+    scratch = np.zeros(w + 1, np.int32)
+    return int(rk._band_with_rooms(left, right, out, key, band, th, np.zeros(w, np.uint8), scratch, rects, n))
 
 
 def test_rows_made_again_in_two_sweeps_match_the_model():
