@@ -16,7 +16,7 @@ import numpy as np
 
 from ._band_kernels import LOOP_SALT, TH_DOOR_ABOVE, TH_LOOP, seam_doors
 from ._format import EAST, SOUTH
-from ._numba import _U64, Int64, _njit, lowest_bit
+from ._numba import _U64, Int64, _njit
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 
@@ -26,30 +26,69 @@ def loop_key(key: np.uint64, band: np.uint64) -> np.uint64:
     return mix64(_U64(key) ^ mix64(_U64(band) * _GOLDEN + LOOP_SALT))
 
 
+# A cell's open sides as 4 bits, in the order of the candidates, and a mark for the cells of
+# the frame around a band (never a candidate):
+_N, _S, _W, _E, _OUT = 1, 2, 4, 8, 16
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The braid's lookup tables (made once, at import; numba freezes them
+    into the kernel):
+
+    * ``near[d, v]``: for a neighbour in direction ``d`` (bit ``1 << d``)
+      with sides ``v``: bit d if it lies inside the band, bit d + 4 if it is
+      also a dead end;
+    * ``count[c | dead << 4]``, ``side[(c | dead << 4) * 4 + k]``: of a dead
+      end's candidates ``c`` (the dead ones ``dead``), the pool (the dead
+      ones if any, else all): how many, and its k-th (from the lowest bit)."""
+    near = np.zeros((4, 32), np.uint8)
+    for d in range(4):
+        for v in range(32):
+            if not v & _OUT:
+                near[d, v] = (1 << d) | ((bin(v).count("1") == 1) << (d + 4))
+    count = np.zeros(256, np.uint8)
+    side = np.zeros(256 * 4, np.uint8)
+    for c in range(16):
+        for dead in range(16):
+            pool = (dead & c) or c
+            bits = [1 << d for d in range(4) if pool >> d & 1]
+            count[c | dead << 4] = len(bits)
+            for k, b in enumerate(bits):
+                side[(c | dead << 4) * 4 + k] = b
+    return near, count, side
+
+
+_NEAR, _COUNT, _SIDE = _tables()
+
+
 @_njit
 def _band_sides(rows: np.ndarray, doors_above: np.ndarray, sides: np.ndarray) -> None:
-    """How many sides of each cell of a band's rows are open, into
-    ``sides[1 : K + 1, 1 : width + 1]`` (``sides`` is ``(K + 2, width + 2)``:
-    a frame around the band, so that neighbours need no bounds check; what
-    the frame holds is never read as a candidate's).  North of the band's
-    first row: the doors of the seam above; south of its last: its own
-    ``SOUTH`` flags.  Loops over whole rows without a branch (vectorised)."""
+    """The open sides of each cell of a band's rows (bits ``_N``, ``_S``,
+    ``_W``, ``_E``) into ``sides[1 : K + 1, 1 : width + 1]`` (``sides`` is
+    ``(K + 2, width + 2)``: a frame around the band, marked ``_OUT``, so
+    that neighbours need no bounds check).  North of the band's first row:
+    the doors of the seam above; south of its last: its own ``SOUTH`` flags.
+    Loops over whole rows without a branch (vectorised)."""
     height, width = rows.shape
+    sides[0] = _OUT
+    sides[height + 1] = _OUT
     for y in range(height):
         row = rows[y]
-        count = sides[y + 1]
+        open_ = sides[y + 1]
+        open_[0] = _OUT
+        open_[width + 1] = _OUT
         if y == 0:
             for x in range(width):
-                count[x + 1] = doors_above[x]
+                open_[x + 1] = doors_above[x] & 1
         else:
             above = rows[y - 1]
             for x in range(width):
-                count[x + 1] = (above[x] >> 1) & 1
+                open_[x + 1] = (above[x] >> 1) & 1
         for x in range(width):
             v = row[x]
-            count[x + 1] += (v & 1) + ((v >> 1) & 1)
+            open_[x + 1] |= (v & SOUTH) | ((v & EAST) << 3)
         for x in range(1, width):
-            count[x + 1] += row[x - 1] & 1
+            open_[x + 1] |= (row[x - 1] & EAST) << 2
 
 
 @_njit
@@ -58,19 +97,17 @@ def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray
     band ``band``, in place; nothing when ``th[TH_LOOP]`` is 0.  ``doors``
     (``width`` entries) is scratch: it takes the doors of seam ``band``.
 
-    The scan is row-major, each cell's sides read as the scan has left them
-    (kept counted, :func:`_band_sides`).  Opening walls only takes dead ends
-    away (a side count only grows), so a row's candidates can be listed
-    first, without a branch (a cell that is a dead end, or has fewer sides,
-    and whose draw opens a loop), then taken in order, each braided if it is
-    still a dead end: the same walls as a cell-by-cell scan, without its
-    unpredictable branches.
+    The scan is row-major, each cell's open sides read as the scan has left
+    them (kept as bits, :func:`_band_sides`).  Opening walls only takes dead
+    ends away, so a row's candidates can be listed first, without a branch
+    (a cell with at most one side open whose draw opens a loop), then taken
+    in order, each braided if it is still a dead end: the same walls as a
+    cell-by-cell scan, without its unpredictable branches.
 
-    A braided cell's candidates are bits of a 4-bit mask in the order north,
-    south, west, east; the k-th set bit of the pool is taken without a
-    branch.  The loop body is written out here, not called: numba counts the
-    references of arrays passed to an inlined function, which cost more than
-    the braid."""
+    A braided cell's candidates and their choice come from lookup tables
+    (:func:`_tables`).  The loop body is written out here, not called: numba
+    counts the references of arrays passed to an inlined function.  Indices
+    are unsigned: no negative-index wrap code."""
     loop_below = _U64(th[TH_LOOP])
     if loop_below == _U64(0):
         return
@@ -80,52 +117,41 @@ def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray
     framed = np.empty((height + 2, width + 2), np.uint8)
     _band_sides(rows, doors, framed)
     sides = framed.reshape(-1)  # cell (y, x) at (y + 1) * stride + x + 1
-    stride = width + 2
+    flat = rows.reshape(-1)  # cell (y, x) at y * width + x
+    stride = _U64(width + 2)
     picked = np.empty(width, np.int64)
     draws = np.empty(width, np.uint64)
     for y in range(height):
         base = _U64(y) * _U64(width)
-        at = (y + 1) * stride + 1
-        n: Int64 = 0
-        for x in range(width):  # the cells with at most one side open
-            picked[n] = x
-            n += np.int64(sides[at + x] <= 1)
-        for i in range(n):  # their draws (vectorised)
-            draws[i] = random_bits(lkey, base + _U64(picked[i]))
+        at = _U64(y + 1) * stride + _U64(1)
+        for x in range(width):  # every cell's draw (vectorised: cheaper than the dead ends' alone)
+            draws[x] = random_bits(lkey, base + _U64(x))
         m: Int64 = 0
-        for i in range(n):  # ... the cells whose draw opens a loop
-            bits = draws[i]
-            picked[m] = picked[i]
-            draws[m] = bits >> _S32
-            m += np.int64((bits & _LOW32) < loop_below)
-        north_ok = np.int64(y > 0)
-        south_ok = np.int64(y + 1 < height)
+        for x in range(width):  # the cells with at most one side open whose draw opens a loop
+            picked[m] = x
+            v = np.int64(sides[at + _U64(x)])
+            m += np.int64((v & (v - 1)) == 0) & np.int64((draws[x] & _LOW32) < loop_below)
         for i in range(m):  # in scan order, each if it is still a dead end
-            x = picked[i]
+            x = _U64(picked[i])
             s = at + x
-            if sides[s] != 1:
+            here = np.int64(sides[s])
+            if here == 0 or here & (here - 1):
                 continue
-            v = np.int64(rows[y, x])
-            north = north_ok & ((np.int64(rows[max(y - 1, 0), x]) >> 1) ^ 1) & 1
-            south = south_ok & ((v >> 1) ^ 1) & 1
-            west = np.int64(x > 0) & (np.int64(rows[y, max(x - 1, 0)]) ^ 1) & 1
-            east = np.int64(x + 1 < width) & (v ^ 1) & 1
-            cand = north | (south << 1) | (west << 2) | (east << 3)
-            dead = (
-                np.int64(sides[s - stride] == 1)
-                | (np.int64(sides[s + stride] == 1) << 1)
-                | (np.int64(sides[s - 1] == 1) << 2)
-                | (np.int64(sides[s + 1] == 1) << 3)
-            ) & cand
-            pool = dead | (cand & -np.int64(dead == 0))
-            count = (pool & 1) + ((pool >> 1) & 1) + ((pool >> 2) & 1) + ((pool >> 3) & 1)
+            near = (
+                np.int64(_NEAR[0, sides[s - stride]])
+                | np.int64(_NEAR[1, sides[s + stride]])
+                | np.int64(_NEAR[2, sides[s - _U64(1)]])
+                | np.int64(_NEAR[3, sides[s + _U64(1)]])
+            )
+            cand = near & ~here & 15
+            choice = _U64(cand | (near & (cand << 4)))
+            count = _U64(_COUNT[choice])
             if count == 0:
                 continue
-            k = np.int64((draws[i] * _U64(count)) >> _S32)
-            for j in range(1, 4):  # drop the k lowest set bits
-                pool &= pool - np.int64(k >= j)
-            d = lowest_bit(pool)
-            up, down, left, right = np.int64(d == 0), np.int64(d == 1), np.int64(d == 2), np.int64(d == 3)
-            rows[y - up, x - left] |= np.uint8(SOUTH * (up | down) + EAST * (left | right))
-            sides[s] += 1
-            sides[s + (down - up) * stride + right - left] += 1
+            k = ((draws[x] >> _S32) * count) >> _S32
+            side = np.int64(_SIDE[choice * _U64(4) + k])
+            up, down, left, right = side & _N, (side >> 1) & 1, (side >> 2) & 1, side >> 3
+            flat[base + x - _U64(up * width + left)] |= np.uint8(SOUTH * (up | down) + EAST * (left | right))
+            sides[s] = np.uint8(here | side)
+            other = s + _U64((down - up) * np.int64(stride) + right - left)
+            sides[other] |= np.uint8(((side & 5) << 1) | ((side & 10) >> 1))  # the opposite side
