@@ -132,8 +132,8 @@ def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray
             v = np.int64(sides[at + _U64(x)])
             m += np.int64((v & (v - 1)) == 0) & np.int64((draws[x] & _LOW32) < loop_below)
         for i in range(m):  # in scan order, each if it is still a dead end
-            x = _U64(picked[i])
-            s = at + x
+            c = _U64(picked[i])
+            s = at + c
             here = np.int64(sides[s])
             if here == 0 or here & (here - 1):
                 continue
@@ -148,10 +148,10 @@ def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray
             count = _U64(_COUNT[choice])
             if count == 0:
                 continue
-            k = ((draws[x] >> _S32) * count) >> _S32
+            k = ((draws[c] >> _S32) * count) >> _S32
             side = np.int64(_SIDE[choice * _U64(4) + k])
             up, down, left, right = side & _N, (side >> 1) & 1, (side >> 2) & 1, side >> 3
-            flat[base + x - _U64(up * width + left)] |= np.uint8(SOUTH * (up | down) + EAST * (left | right))
+            flat[base + c - _U64(up * width + left)] |= np.uint8(SOUTH * (up | down) + EAST * (left | right))
             sides[s] = np.uint8(here | side)
             other = s + _U64((down - up) * np.int64(stride) + right - left)
             sides[other] |= np.uint8(((side & 5) << 1) | ((side & 10) >> 1))  # the opposite side
