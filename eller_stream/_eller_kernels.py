@@ -96,6 +96,62 @@ def _after_leave(
     )
 
 
+@_njit(inline="always")
+def eller_cell(
+    left: np.ndarray,
+    right: np.ndarray,
+    row: np.ndarray,
+    xx: Int64,
+    bits: np.uint64,
+    lx: Int64,
+    rx: Int64,
+    l1: Int64,
+    join_below: np.uint64,
+    open_below: np.uint64,
+    scratch: Int64,
+) -> tuple[Int64, Int64, Int64]:
+    """Cell ``xx`` of an Eller row (not its last) with the random ``bits``:
+    its east wall, then its south wall (closed when the high 32 bits are at
+    least ``open_below``, unless x is alone).  ``lx``, ``rx``, ``l1``: the
+    list registers (``left[x]``, ``right[x]``, ``left[x + 1]``); returns them
+    for cell x + 1."""
+    x1 = xx + 1
+    x2 = xx + 2
+    r1: Int64 = np.int64(right[np.uint64(x1)])  # unsigned: no negative-index wrap code
+    l2: Int64 = np.int64(left[np.uint64(x2)])
+    # East wall: join x's set A with x+1's set B if they differ.
+    a = l1  # previous cell of B
+    b = rx  # next cell of A
+    join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below)
+    _join(left, right, xx, a, b, join, scratch)
+    lx, rx, l1, r1, l2 = _after_join(join, xx, a, b, lx, rx, l1, r1, l2)
+    # South wall: close it (x leaves its set) unless x is alone.
+    close = np.int64(lx != xx) & np.int64((bits >> _S32) >= open_below)
+    _leave(left, right, xx, lx, rx, close, scratch)
+    l1, r1, l2 = _after_leave(close, xx, lx, rx, l1, r1, l2)
+    row[np.uint64(xx)] = np.uint8(join | ((close ^ 1) << 1))
+    return l1, r1, l2
+
+
+@_njit(inline="always")
+def eller_last_cell(
+    left: np.ndarray,
+    right: np.ndarray,
+    row: np.ndarray,
+    bits: np.uint64,
+    lx: Int64,
+    rx: Int64,
+    open_below: np.uint64,
+    scratch: Int64,
+) -> None:
+    """The last cell of an Eller row (no east passage), with the random
+    ``bits`` and its list registers ``lx``, ``rx``."""
+    xx = np.int64(row.shape[0] - 1)
+    close = np.int64(lx != xx) & np.int64((bits >> _S32) >= open_below)
+    _leave(left, right, xx, lx, rx, close, scratch)
+    row[xx] = np.uint8((close ^ 1) << 1)
+
+
 @_njit
 def eller_rows(
     left: np.ndarray,
@@ -131,32 +187,11 @@ def eller_rows(
         for x in range(last):
             bits = random_bits(key, counter)
             counter += _U64(1)
-            xx = np.int64(x)
-            x1 = xx + 1
-            x2 = xx + 2
-            r1: Int64 = np.int64(right[np.uint64(x1)])  # unsigned: no negative-index wrap code
-            l2: Int64 = np.int64(left[np.uint64(x2)])
-            # East wall: join x's set A with x+1's set B if they differ.
-            a = l1  # previous cell of B
-            b = rx  # next cell of A
-            join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below)
-            _join(left, right, xx, a, b, join, scratch)
-            lx, rx, l1, r1, l2 = _after_join(join, xx, a, b, lx, rx, l1, r1, l2)
-            # South wall: close it (x leaves its set) unless x is alone.
-            close = np.int64(lx != xx) & np.int64((bits >> _S32) >= open_below)
-            _leave(left, right, xx, lx, rx, close, scratch)
-            l1, r1, l2 = _after_leave(close, xx, lx, rx, l1, r1, l2)
-            row[np.uint64(xx)] = np.uint8(join | ((close ^ 1) << 1))
-            lx = l1
-            rx = r1
-            l1 = l2
-        # Last column: no east passage.
-        bits = random_bits(key, counter)
+            lx, rx, l1 = eller_cell(
+                left, right, row, np.int64(x), bits, lx, rx, l1, join_below, open_below, scratch
+            )
+        eller_last_cell(left, right, row, random_bits(key, counter), lx, rx, open_below, scratch)
         counter += _U64(1)
-        xx = np.int64(last)
-        close = np.int64(lx != xx) & np.int64((bits >> _S32) >= open_below)
-        _leave(left, right, xx, lx, rx, close, scratch)
-        row[last] = np.uint8((close ^ 1) << 1)
     return counter
 
 

@@ -130,21 +130,19 @@ def rule_step(
     doors = door.tolist() if door is not None else [0] * width
     opened: set[int] = set()
     at_door: set[int] = set()
-    at_top: set[int] = set()
     south = np.zeros(width, bool)
     for x in range(width):  # rule 3
         r = rl[x]
-        if (doors[x] and r in at_door) or (into_top[x] and r in at_top):
+        may_close = not last[x] or r in opened
+        if (doors[x] and r in at_door) or (into_top[x] and may_close):
             continue
         inside = here[x] >= 0 and here[x] == below[x]
-        if not inside and (not last[x] or r in opened) and hi[x] >= opens:
+        if not inside and may_close and hi[x] >= opens:
             continue
         south[x] = True
         opened.add(r)
         if doors[x]:
             at_door.add(r)
-        if into_top[x]:
-            at_top.add(r)
     row[:] = east | (south.astype(np.uint8) * np.uint8(SOUTH))
     return next_labels(root, south)
 

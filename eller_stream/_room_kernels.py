@@ -3,17 +3,14 @@
 Rooms: open rectangles in a band's rows 0 .. K-3, placed from (seed, band)
 alone (band_rooms), and the band's Eller rows around them
 (_band_with_rooms).  A room is one set: its top row's cells come from
-different sets (the row above opens each set into the columns of a room's
-top row at most once, as the penultimate row does for doors), so joining
-them closes no loop; its rows below join it through its open south walls.
-Contract each room to one node and the maze is a tree.
+different sets (above a room's top row a cell opens only when its set has
+no other way down, so a set enters it at most once), so joining them closes
+no loop; its rows below join it through its open south walls.  Contract
+each room to one node and the maze is a tree.
 
-Speed: the rule above is about the row's sets once all its east walls are
-drawn, which takes two sweeps (:func:`_room_row`).  A row is first made in
-one sweep, like :func:`eller_rows`, with the sets as they are at each cell
-(:func:`_room_row_once`); that gives the same walls unless two sets that
-have both opened into a room's top row join later in the row, which the
-sweep notices (then the row is made again in two sweeps).
+Speed: every rule of a room is one cell's own, known before the row is
+made (:func:`_room_cells`), so a row that meets a room is Eller's sweep
+with a threshold for each cell (:func:`_room_row`).
 """
 
 from __future__ import annotations
@@ -30,14 +27,11 @@ from ._band_kernels import (
     band_key,
     band_span,
 )
-from ._eller_kernels import LR_PAD, _after_join, _after_leave, _join, _leave, eller_rows
-from ._format import EAST
-from ._numba import _U64, Int64, _mul_high, _njit, _sel
+from ._eller_kernels import LR_PAD, _join, eller_cell, eller_last_cell, eller_rows
+from ._format import EAST, SOUTH
+from ._numba import _U64, Int64, _mul_high, _njit
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
-# A band's rooms as planes of bits (:func:`_room_planes`), 32 cells a word, two bits a cell:
-ROOM_PLANE = 0  # bit 2i: cell i and its east neighbour lie in one room; bit 2i + 1: ... its south neighbour
-ABOVE_PLANE = 1  # bit 2i: cell i (in no room) lies above a room's top row
 ROOM_MAX_HEIGHT = 6
 ROOM_MAX_WIDTH = 8
 
@@ -131,40 +125,32 @@ def band_rooms(
     return n
 
 
-_EVEN = _U64(0x5555555555555555)  # bit 2i of every cell i
-_ODD = _U64(0xAAAAAAAAAAAAAAAA)  # bit 2i + 1
-
-
-@_njit(inline="always")
-def _or_cells(plane_row: np.ndarray, x0: Int64, bits: np.uint64) -> None:
-    """OR ``bits`` (two a cell, from cell ``x0``, at most 16 cells) into a
-    row of a plane."""
-    shift = _U64(2 * (x0 & 31))
-    plane_row[x0 >> 5] |= bits << shift
-    plane_row[(x0 >> 5) + 1] |= (bits >> _U64(1)) >> (_U64(63) - shift)
+# What a cell's rooms ask of it (:func:`_room_cells`), a bit each:
+IN_EAST = EAST  # its east wall lies inside a room: open
+IN_SOUTH = SOUTH  # its south wall lies inside a room: open
+ABOVE_TOP = 4  # it lies above a room's top row: its south wall opens only if it must
+NEVER = _U64(1) << _U64(32)  # a threshold no draw's high 32 bits reach
 
 
 @_njit
-def _room_planes(height: int, width: int, rects: np.ndarray, n: int) -> np.ndarray:
-    """The ``(2, height, words)`` planes (``ROOM_PLANE``, ``ABOVE_PLANE``)
-    of a band's ``n`` rooms ``rects``, a word a row of each room."""
-    planes = np.zeros((2, height, (width >> 5) + 2), np.uint64)
+def _room_cells(height: int, width: int, rects: np.ndarray, n: int) -> np.ndarray:
+    """The ``(height, width)`` bits (``IN_EAST``, ``IN_SOUTH``,
+    ``ABOVE_TOP``) of a band's ``n`` rooms ``rects``."""
+    cells = np.zeros((height, width), np.uint8)
     for j in range(n):
         top, left, h, w = rects[j, 0], rects[j, 1], rects[j, 2], rects[j, 3]
-        cells = (_U64(1) << _U64(2 * w)) - _U64(1)
-        east = _EVEN & (cells >> _U64(2))  # no wall east of the room's last column
-        for y in range(top, top + h - 1):
-            _or_cells(planes[ROOM_PLANE, y], left, east | (_ODD & cells))
-        _or_cells(planes[ROOM_PLANE, top + h - 1], left, east)
+        for y in range(top, top + h):
+            row = cells[y]
+            for x in range(left, left + w - 1):
+                row[x] = IN_EAST
+            if y < top + h - 1:
+                for x in range(left, left + w):
+                    row[x] |= IN_SOUTH
         if top > 0:
-            _or_cells(planes[ABOVE_PLANE, top - 1], left, _EVEN & cells)
-    return planes
-
-
-@_njit(inline="always")
-def _plane_bit(plane: np.ndarray, x: int, which: int) -> Int64:
-    """Bit ``which`` (0 or 1) of cell ``x`` in a row's plane."""
-    return np.int64((plane[x >> 5] >> _U64(2 * (x & 31) + which)) & _U64(1))
+            above = cells[top - 1]
+            for x in range(left, left + w):
+                above[x] = ABOVE_TOP
+    return cells
 
 
 @_njit
@@ -182,178 +168,42 @@ def _room_row(
     left: np.ndarray,
     right: np.ndarray,
     row: np.ndarray,
-    planes: np.ndarray,
-    y: int,
-    bkey: np.uint64,
+    cells: np.ndarray,
+    key: np.uint64,
     counter: np.uint64,
     join_below: np.uint64,
     open_below: np.uint64,
-    flags: np.ndarray,
+    opens: np.ndarray,
 ) -> None:
-    """Row ``y`` of a band, which meets a room, its room tops joined
-    (:func:`_join_room_top`), as an Eller row with the draws of
-    :func:`eller_rows`, in two sweeps (``planes``: the band's rooms,
-    :func:`_room_planes`):
-
-    * east walls, left to right: a wall inside a room is open (one set
-      already), any other joins as Eller's;
-    * south walls, left to right: a room cell above a cell of its room
-      opens; a cell above a room's top row closes when its set already
-      opened above one (``flags``, ``width + 1`` entries, as in
-      :func:`_penultimate_row`); any other as Eller's."""
+    """A row of a band that meets a room (its room tops joined,
+    :func:`_join_room_top`; ``cells``: its row of :func:`_room_cells`),
+    with the draws of :func:`eller_rows`: Eller's sweep, but with a
+    threshold of its own for each cell's south wall (``opens``, ``width``
+    entries, is scratch).  Inside a room a wall is open: a south wall never
+    closes, and an east wall joins nothing (the room is one set already),
+    so its ``EAST`` is set after the sweep.  Above a room's top row a cell
+    closes whenever it may (its set has another cell that opened or will
+    open): it opens only when it is its set's last way down."""
     width = row.shape[0]
-    scratch = np.int64(width)
-    room, above = planes[ROOM_PLANE, y], planes[ABOVE_PLANE, y]
-    for x in range(width - 1):
-        if _plane_bit(room, x, 0):
-            row[x] = EAST
-            continue
-        xx = np.int64(x)
-        a = np.int64(left[x + 1])
-        b = np.int64(right[x])
-        bits = random_bits(bkey, counter + _U64(x))
-        join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below)
-        _join(left, right, xx, a, b, join, scratch)
-        row[x] = np.uint8(join)
-    row[width - 1] = 0
-    flags[scratch] = 0
-    for x in range(width):
-        xx = np.int64(x)
-        lx = np.int64(left[x])
-        rx = np.int64(right[x])
-        flag = flags[_sel(np.int64(lx < xx), lx, scratch)]
-        top_next = _plane_bit(above, x, 0)
-        forced = _plane_bit(room, x, 1)
-        draw = random_bits(bkey, counter + _U64(x)) >> _S32
-        close = np.int64(lx != xx) & (forced ^ 1) & (np.int64(draw >= open_below) | (top_next & flag))
-        _leave(left, right, xx, lx, rx, close, scratch)
-        flags[x] = flag | top_next
-        row[x] |= np.uint8((close ^ 1) << 1)
-
-
-NO_FLAGS = 0  # _room_sweep: no set has opened into a room's top row yet
-FLAGS = 1  # ... sets may have: their flags are kept, and decide above a room's top row
-
-
-@_njit(inline="always")
-def _room_sweep(
-    left: np.ndarray,
-    right: np.ndarray,
-    row: np.ndarray,
-    planes: np.ndarray,
-    y: int,
-    x0: int,
-    x1: int,
-    bkey: np.uint64,
-    counter: np.uint64,
-    join_below: np.uint64,
-    open_below: np.uint64,
-    flags: np.ndarray,
-    mode: int,
-) -> Int64:
-    """Cells ``x0 .. x1 - 1`` of row ``y`` of a band, which meets a room, in
-    one sweep as :func:`eller_rows`, the sets as they are at each cell;
-    ``mode`` (a constant at each call, so each sweep compiles to only what it
-    needs) says whether the sets' flags (:func:`_room_row_once`) are kept.
-    Returns 1 if two flagged sets joined.
-
-    The room bits come from words of the planes read once every 32 cells,
-    shifted along: a load for each cell costs more (the compiler then turns
-    the selects it feeds into branches)."""
-    width = row.shape[0]
+    for x in range(width):  # vectorised
+        c = _U64(cells[x])
+        never = (c >> _U64(1)) & _U64(1)
+        always = (c >> _U64(2)) & _U64(1)
+        opens[x] = ((open_below & (never - _U64(1))) | (NEVER & (_U64(0) - never))) & (always - _U64(1))
     scratch = np.int64(width)
     last = width - 1
-    twice = np.int64(0)
-    plane = planes[ROOM_PLANE, y]
-    above_plane = planes[ABOVE_PLANE, y]
-    word = plane[x0 >> 5] >> _U64(2 * (x0 & 31))
-    above_word = above_plane[x0 >> 5] >> _U64(2 * (x0 & 31))
-    lx: Int64 = np.int64(left[x0])
-    rx: Int64 = np.int64(right[x0])
-    l1: Int64 = np.int64(left[x0 + 1])
-    for x in range(x0, x1):
-        if x & 31 == 0:
-            word = plane[x >> 5]
-            if mode == FLAGS:
-                above_word = above_plane[x >> 5]
-        in_room = word & _U64(3)  # bit 0: east, bit 1: south
-        word >>= _U64(2)
-        top_next = np.int64(above_word & _U64(1))  # the cell lies above a room's top row
-        above_word >>= _U64(2)
-        xx = np.int64(x)
-        bits = random_bits(bkey, counter + _U64(x))
-        x1_ = xx + 1
-        x2 = xx + 2
-        r1: Int64 = np.int64(right[np.uint64(x1_)])
-        l2: Int64 = np.int64(left[np.uint64(x2)])
-        a = l1
-        b = rx
-        # East wall (none from the last column): as Eller's, and open inside a room.
-        join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below) & np.int64(x < last)
-        flag = np.int64(0)
-        if mode == FLAGS:
-            own = np.int64(flags[np.uint64(_sel(np.int64(lx < xx), lx, scratch))])
-            other = np.int64(flags[np.uint64(_sel(np.int64(a < xx), a, scratch))])
-            twice |= join & own & other
-            flags[np.uint64(_sel(join & np.int64(lx < xx), lx, xx))] = own | other  # the joined set's latest
-            flag = own | (join & other)
-        _join(left, right, xx, a, b, join, scratch)
-        lx, rx, l1, r1, l2 = _after_join(join, xx, a, b, lx, rx, l1, r1, l2)
-        # South wall: open inside a room (a threshold no draw reaches: a select on the
-        # room bit would be compiled to a branch), closed above a room's top row once
-        # the set opened into one.
-        keep = np.int64((bits >> _S32) >= (open_below | ((in_room >> _U64(1)) << _U64(33))))
-        if mode == FLAGS:
-            keep |= flag & top_next
-        close = np.int64(lx != xx) & keep
-        _leave(left, right, xx, lx, rx, close, scratch)
-        l1, r1, l2 = _after_leave(close, xx, lx, rx, l1, r1, l2)
-        if mode == FLAGS:
-            flags[np.uint64(xx)] = flag | top_next
-        row[np.uint64(xx)] = np.uint8(join | np.int64(in_room & _U64(1)) | ((close ^ 1) << 1))
-        lx = l1
-        rx = r1
-        l1 = l2
-    return twice
-
-
-@_njit(inline="always")
-def _room_row_once(
-    left: np.ndarray,
-    right: np.ndarray,
-    row: np.ndarray,
-    planes: np.ndarray,
-    y: int,
-    first_above: int,
-    bkey: np.uint64,
-    counter: np.uint64,
-    join: np.uint64,
-    opens: np.uint64,
-    flags: np.ndarray,
-) -> bool:
-    """:func:`_room_row` in one sweep, the sets as they are at each cell;
-    ``first_above`` is the first column above a room's top row (``width``
-    if none).  Returns False when the walls may differ from
-    :func:`_room_row`'s (``left``/``right`` and the row are then spoilt: the
-    caller makes the row again).
-
-    From that column on, a set's flag (it opened into a room's top row) is
-    kept at its latest cell that opened: ``flags[c]`` for a cell ``c`` left
-    of the sweep still in its set's list (``flags[width]`` stays 0), passed
-    on when two sets join.  The walls differ from :func:`_room_row`'s only
-    if a set opens into a room's top row while another set it joins later
-    in the row already had (the two-sweep rule sees that coming): then two
-    flagged sets join, which the sweep tells."""
-    width = row.shape[0]
-    if first_above >= width:
-        _room_sweep(left, right, row, planes, y, 0, width, bkey, counter, join, opens, flags, NO_FLAGS)
-        return True
-    flags[:] = 0
-    _room_sweep(left, right, row, planes, y, 0, first_above, bkey, counter, join, opens, flags, NO_FLAGS)
-    return (
-        _room_sweep(left, right, row, planes, y, first_above, width, bkey, counter, join, opens, flags, FLAGS)
-        == 0
-    )
+    lx: Int64 = np.int64(left[0])
+    rx: Int64 = np.int64(right[0])
+    l1: Int64 = np.int64(left[1])
+    for x in range(last):
+        bits = random_bits(key, counter)
+        counter += _U64(1)
+        lx, rx, l1 = eller_cell(
+            left, right, row, np.int64(x), bits, lx, rx, l1, join_below, opens[x], scratch
+        )
+    eller_last_cell(left, right, row, random_bits(key, counter), lx, rx, opens[last], scratch)
+    for x in range(width):  # vectorised
+        row[x] |= cells[x] & IN_EAST
 
 
 @_njit
@@ -390,55 +240,37 @@ def _band_with_rooms(
     parent: np.ndarray,
     rects: np.ndarray,
     n_rooms: int,
-) -> int:
+) -> None:
     """The whole band ``band`` into ``out`` with its ``n_rooms`` rooms
     ``rects`` (:func:`band_rooms`), from sets of one cell: rows that meet a
-    room by :func:`_room_row_once` (or :func:`_room_row` when it says so),
-    the others by :func:`eller_rows` (the same draws), the last two by
-    :func:`band_span`.  Returns how many rows :func:`_room_row` made."""
+    room by :func:`_room_row`, the others by :func:`eller_rows` (the same
+    draws), the last two by :func:`band_span`."""
     band_height, width = out.shape
     bkey = band_key(key, band)
     plain = band_height - 2
-    planes = _room_planes(band_height, width, rects, n_rooms)
+    cells = _room_cells(band_height, width, rects, n_rooms)
     meets = np.zeros(band_height + 1, np.uint8)  # the row holds room cells, or the next row a room's top
     for j in range(n_rooms):
         meets[max(rects[j, 0] - 1, 0) : rects[j, 0] + rects[j, 2]] = 1
     order = _by_place(rects, n_rooms, band_height)  # the rooms by top row, then left column
-    saved_left = np.empty_like(left)
-    saved_right = np.empty_like(right)
+    opens = np.empty(width, np.uint64)
     first = 0  # the first room (in order) whose top row is y or below
-    again = 0
     y = 0
     while y < plain:
         join = _U64(th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN])
-        opens = _U64(th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN])
+        opens_below = _U64(th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN])
         counter = _U64(y) * _U64(width)
         if meets[y] == 0:
             stop = y + 1
             while y > 0 and stop < plain and meets[stop] == 0:
                 stop += 1
-            eller_rows(left, right, out[y:stop], bkey, counter, join, opens)
+            eller_rows(left, right, out[y:stop], bkey, counter, join, opens_below)
             y = stop
             continue
         while first < n_rooms and rects[order[first], 0] == y:
             x0 = rects[order[first], 1]
             _join_room_top(left, right, x0, x0 + rects[order[first], 3])
             first += 1
-        below = first  # the rooms whose top row is the next one
-        while below < n_rooms and rects[order[below], 0] == y + 1:
-            below += 1
-        row = out[y]
-        first_above = rects[order[first], 1] if below > first else width
-        if below > first:  # a set might open into two room tops: keep what a second try needs
-            for j in range(left.shape[0]):  # a loop: a slice assignment costs four times more here
-                saved_left[j] = left[j]
-                saved_right[j] = right[j]
-        once = _room_row_once(left, right, row, planes, y, first_above, bkey, counter, join, opens, parent)
-        if not once:
-            left[:] = saved_left
-            right[:] = saved_right
-            _room_row(left, right, row, planes, y, bkey, counter, join, opens, parent)
-            again += 1
+        _room_row(left, right, out[y], cells[y], bkey, counter, join, opens_below, opens)
         y += 1
     band_span(left, right, out[plain:], key, band, plain, band_height, th, doors, parent)
-    return again

@@ -673,23 +673,19 @@ def band_reference(
         penultimate = y == band_height - 2
         opened_sets: set[int] = set()
         door_sets: set[int] = set()
-        top_sets: set[int] = set()  # sets that opened into a room's top row below
         for x in range(width):
             has_later = any(label[z] == label[x] for z in range(x + 1, width))
             can_close = has_later or label[x] in opened_sets
-            into_top = room_top(y + 1, x)
             if penultimate and door[x] and label[x] in door_sets:
                 continue  # the set already goes down through a door
-            if into_top and label[x] in top_sets:
-                continue  # the set already enters the room row below
+            if room_top(y + 1, x) and can_close:
+                continue  # above a room's top row: a set enters it only as its last way down
             if not same_room((y, x), (y + 1, x)) and can_close and (bits[x] >> 32) >= open_below:
                 continue
             grid[y, x] |= SOUTH
             opened_sets.add(label[x])
             if penultimate and door[x]:
                 door_sets.add(label[x])
-            if into_top:
-                top_sets.add(label[x])
         fresh = max(label) + 1
         new = []
         for x in range(width):

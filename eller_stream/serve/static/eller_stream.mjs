@@ -361,7 +361,6 @@ function band(p, key, b, own, doorsAbove, out) {
   const last = new Int32Array(w);
   const opened = new Uint8Array(w);
   const doorSet = new Uint8Array(w);
-  const topSet = new Uint8Array(w);
   for (let y = 0; y < K - 1; y++) {
     const base = y * w;
     draws(c, BigInt(base), w, hi, lo);
@@ -392,20 +391,18 @@ function band(p, key, b, own, doorsAbove, out) {
     lastCells(sets, last);
     opened.fill(0);
     doorSet.fill(0);
-    topSet.fill(0);
     const penultimate = y === K - 2;
     for (let x = 0; x < w; x++) {
       const i = base + x;
       const r = sets.find(x);
-      const intoTop = first[i + w] === 1;
+      const mayClose = last[r] > x || opened[r];
       if (penultimate && door[x] && doorSet[r]) continue;
-      if (intoTop && topSet[r]) continue;
+      if (first[i + w] === 1 && mayClose) continue; // above a room's top: only as the set's last way down
       const inside = room[i] >= 0 && room[i] === room[i + w];
-      if (!inside && (last[r] > x || opened[r]) && hi[x] >= O) continue;
+      if (!inside && mayClose && hi[x] >= O) continue;
       out[i] |= SOUTH;
       opened[r] = 1;
       if (penultimate && door[x]) doorSet[r] = 1;
-      if (intoTop) topSet[r] = 1;
     }
     sets.descend(out, base);
   }
