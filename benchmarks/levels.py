@@ -7,8 +7,8 @@ loops and rooms against the plain maze, and the per-band kernel behind them.
   maze in turn every round (so every ratio sees the same load), best round:
   ns per cell and the ratio to ``loops=0, rooms=0``;
 - ``band_make`` (one whole band of 80 x 32, the kernel ``rows()`` calls for
-  each band with loops or rooms), 40 bands a call, interleaved the same way:
-  us per band.
+  each band with loops or rooms; here each band alone, with no band above at
+  hand), 40 bands a call, interleaved the same way: us per band.
 
 The machines are shared: quote the ratios of one run, not times across runs.
 """
@@ -76,11 +76,12 @@ def main() -> None:
     parent = np.empty(WIDTH + 1, np.int32)
     band = np.empty((BAND, WIDTH), np.uint8)
     key = np.uint64(12345)
+    alone = np.empty(0, np.uint8)  # no band above at hand: the braid draws its seam's doors
 
     def bands(th: np.ndarray) -> Callable[[], None]:
         def make() -> None:
             for b in range(40):
-                lk.band_make(band, key, np.uint64(b), BAND, th, left, right, doors, parent)
+                lk.band_make(band, key, np.uint64(b), BAND, th, left, right, doors, parent, alone)
 
         return make
 

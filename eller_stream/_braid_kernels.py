@@ -92,10 +92,14 @@ def _band_sides(rows: np.ndarray, doors_above: np.ndarray, sides: np.ndarray) ->
 
 
 @_njit
-def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray, doors: np.ndarray) -> None:
+def band_braid(
+    rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray, doors: np.ndarray, above: np.ndarray
+) -> None:
     """Open loops in the whole band ``rows`` (``(band_height, width)``) of
     band ``band``, in place; nothing when ``th[TH_LOOP]`` is 0.  ``doors``
-    (``width`` entries) is scratch: it takes the doors of seam ``band``.
+    (``width`` entries) is scratch: it takes the doors of seam ``band``,
+    read off ``above`` (the band above's last row, whose south walls open at
+    exactly those doors) when it is given (``width`` entries, else empty).
 
     The scan is row-major, each cell's open sides read as the scan has left
     them (kept as bits, :func:`_band_sides`).  Opening walls only takes dead
@@ -112,7 +116,11 @@ def band_braid(rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray
     if loop_below == _U64(0):
         return
     height, width = rows.shape
-    seam_doors(doors, key, _U64(band), th[TH_DOOR_ABOVE])
+    if above.shape[0] == width:
+        for x in range(width):
+            doors[x] = (above[x] >> 1) & 1
+    else:
+        seam_doors(doors, key, _U64(band), th[TH_DOOR_ABOVE])
     lkey = loop_key(key, band)
     framed = np.empty((height + 2, width + 2), np.uint8)
     _band_sides(rows, doors, framed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._band_kernels import TH_ROOM, band_span
+from ._band_kernels import TH_DOOR, TH_DOOR_ABOVE, TH_ROOM, band_span
 from ._braid_kernels import band_braid
 from ._format import EAST, SOUTH
 from ._numba import _U64, _njit, prange
@@ -27,6 +27,18 @@ def _th_row(ths: np.ndarray, j: int) -> np.ndarray:
     return row
 
 
+@_njit(inline="always")
+def _above(out: np.ndarray, ths: np.ndarray, j: int, lo: int, first: int, none: np.ndarray) -> np.ndarray:
+    """The last row of band ``j - 1`` (made: ``j > first``), whose south
+    walls are the doors of band ``j``'s seam when band ``j``'s
+    ``TH_DOOR_ABOVE`` is band ``j - 1``'s ``TH_DOOR`` (as every maze's
+    thresholds have it); else ``none`` (empty)."""
+    if j > first and _th_row(ths, j)[TH_DOOR_ABOVE] == _th_row(ths, j - 1)[TH_DOOR]:
+        row: np.ndarray = out[lo - 1]
+        return row
+    return none
+
+
 @_njit
 def band_make(
     out: np.ndarray,
@@ -38,9 +50,11 @@ def band_make(
     right: np.ndarray,
     doors: np.ndarray,
     parent: np.ndarray,
+    above: np.ndarray,
 ) -> None:
     """The first ``len(out)`` rows of band ``band`` into ``out``, braided
-    (:func:`band_braid`) when they are the whole band; the other arrays are
+    (:func:`band_braid`) when they are the whole band; ``above``: the band
+    above's last row if it is at hand (else empty); the other arrays are
     scratch."""
     for x in range(left.shape[0]):
         left[x] = x
@@ -55,7 +69,7 @@ def band_make(
     else:
         band_span(left, right, out, key, band, 0, band_height, th, doors, parent)
     if whole:
-        band_braid(out, key, band, th, doors)
+        band_braid(out, key, band, th, doors, above)
 
 
 @_njit
@@ -73,11 +87,13 @@ def bands_rows(
     """Bands from band ``band0`` into ``out`` (the last may be cut short,
     then not braided), band ``band0 + j`` with the thresholds ``_th_row(ths, j)``."""
     n_bands = (out.shape[0] + band_height - 1) // band_height
+    none = np.empty(0, np.uint8)
     for j in range(n_bands):
         lo = j * band_height
         stop = min(lo + band_height, out.shape[0])
         band = _U64(band0) + _U64(j)
-        band_make(out[lo:stop], key, band, band_height, _th_row(ths, j), left, right, doors, parent)
+        above = _above(out, ths, j, lo, 0, none)
+        band_make(out[lo:stop], key, band, band_height, _th_row(ths, j), left, right, doors, parent, above)
 
 
 @_njit(parallel=True)
@@ -92,18 +108,23 @@ def bands_rows_parallel(
     doors: np.ndarray,
     parents: np.ndarray,
 ) -> None:
-    """:func:`bands_rows` shared among numba's threads as
-    :func:`band_rows_parallel` shares its bands: each band is braided by the
-    thread that made it, the bytes are those of one thread."""
+    """:func:`bands_rows` shared among numba's threads, a run of bands a
+    thread: each band is braided by the thread that made it, the bytes are
+    those of one thread."""
     n_bands = (out.shape[0] + band_height - 1) // band_height
     threads = lefts.shape[0]
+    none = np.empty(0, np.uint8)
     for t in prange(threads):
-        for j in range(t, n_bands, threads):
+        j0 = t * n_bands // threads  # a run of bands a thread: each but its first has the band above
+        for j in range(j0, (t + 1) * n_bands // threads):
             lo = j * band_height
             stop = min(lo + band_height, out.shape[0])
             band = _U64(band0) + _U64(j)
             th = _th_row(ths, j)
-            band_make(out[lo:stop], key, band, band_height, th, lefts[t], rights[t], doors[t], parents[t])
+            above = _above(out, ths, j, lo, j0, none)
+            band_make(
+                out[lo:stop], key, band, band_height, th, lefts[t], rights[t], doors[t], parents[t], above
+            )
 
 
 @_njit

@@ -133,23 +133,28 @@ NEVER = _U64(1) << _U64(32)  # a threshold no draw's high 32 bits reach
 
 
 @_njit
-def _room_cells(height: int, width: int, rects: np.ndarray, n: int) -> np.ndarray:
-    """The ``(height, width)`` bits (``IN_EAST``, ``IN_SOUTH``,
-    ``ABOVE_TOP``) of a band's ``n`` rooms ``rects``."""
-    cells = np.zeros((height, width), np.uint8)
+def _room_cells(height: int, width: int, rects: np.ndarray, n: int, meets: np.ndarray) -> np.ndarray:
+    """The bits (``IN_EAST``, ``IN_SOUTH``, ``ABOVE_TOP``) of a band's ``n``
+    rooms ``rects``, a byte a cell (row y: ``[y, :width]``), and 1 in
+    ``meets[y]`` (``height + ROOM_MAX_HEIGHT`` entries, zeros) for a row that holds room
+    cells or lies above a room's top.  Each room writes a fixed block of
+    ``ROOM_MAX_HEIGHT`` x ``ROOM_MAX_WIDTH`` cells (the array is padded),
+    masked to its size: loops of a fixed count, without a branch."""
+    cells = np.zeros((height + ROOM_MAX_HEIGHT, width + ROOM_MAX_WIDTH), np.uint8)
     for j in range(n):
         top, left, h, w = rects[j, 0], rects[j, 1], rects[j, 2], rects[j, 3]
-        for y in range(top, top + h):
-            row = cells[y]
-            for x in range(left, left + w - 1):
-                row[x] = IN_EAST
-            if y < top + h - 1:
-                for x in range(left, left + w):
-                    row[x] |= IN_SOUTH
+        for k in range(ROOM_MAX_HEIGHT):
+            inside = k < h
+            south = IN_SOUTH * (k < h - 1)
+            row = cells[top + k]
+            for i in range(ROOM_MAX_WIDTH):
+                row[left + i] |= np.uint8((IN_EAST * (i < w - 1) | south * (i < w)) * inside)
+            meets[top + k] |= np.uint8(inside)
         if top > 0:
             above = cells[top - 1]
-            for x in range(left, left + w):
-                above[x] = ABOVE_TOP
+            for i in range(ROOM_MAX_WIDTH):
+                above[left + i] |= np.uint8(ABOVE_TOP * (i < w))
+            meets[top - 1] = 1
     return cells
 
 
@@ -248,10 +253,8 @@ def _band_with_rooms(
     band_height, width = out.shape
     bkey = band_key(key, band)
     plain = band_height - 2
-    cells = _room_cells(band_height, width, rects, n_rooms)
-    meets = np.zeros(band_height + 1, np.uint8)  # the row holds room cells, or the next row a room's top
-    for j in range(n_rooms):
-        meets[max(rects[j, 0] - 1, 0) : rects[j, 0] + rects[j, 2]] = 1
+    meets = np.zeros(band_height + ROOM_MAX_HEIGHT, np.uint8)  # the row holds room cells, or is above a top
+    cells = _room_cells(band_height, width, rects, n_rooms, meets)
     order = _by_place(rects, n_rooms, band_height)  # the rooms by top row, then left column
     opens = np.empty(width, np.uint64)
     first = 0  # the first room (in order) whose top row is y or below
