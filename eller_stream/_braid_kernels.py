@@ -129,16 +129,19 @@ def band_braid(
     stride = _U64(width + 2)
     picked = np.empty(width, np.int64)
     draws = np.empty(width, np.uint64)
+    listed = np.empty(width, np.uint8)
     for y in range(height):
         base = _U64(y) * _U64(width)
         at = _U64(y + 1) * stride + _U64(1)
-        for x in range(width):  # every cell's draw (vectorised: cheaper than the dead ends' alone)
-            draws[x] = random_bits(lkey, base + _U64(x))
-        m: Int64 = 0
-        for x in range(width):  # the cells with at most one side open whose draw opens a loop
-            picked[m] = x
+        for x in range(width):  # vectorised: every cell's draw, and whether it is a candidate
+            bits = random_bits(lkey, base + _U64(x))
+            draws[x] = bits
             v = np.int64(sides[at + _U64(x)])
-            m += np.int64((v & (v - 1)) == 0) & np.int64((draws[x] & _LOW32) < loop_below)
+            listed[x] = np.uint8((v & (v - 1)) == 0) & np.uint8((bits & _LOW32) < loop_below)
+        m: Int64 = 0
+        for x in range(width):  # the candidates: at most one side open, and a draw that opens a loop
+            picked[m] = x
+            m += np.int64(listed[x])
         for i in range(m):  # in scan order, each if it is still a dead end
             c = _U64(picked[i])
             s = at + c

@@ -9,8 +9,8 @@ no loop; its rows below join it through its open south walls.  Contract
 each room to one node and the maze is a tree.
 
 Speed: every rule of a room is one cell's own, known before the row is
-made (:func:`_room_cells`), so a row that meets a room is Eller's sweep
-with a threshold for each cell (:func:`_room_row`).
+made (:func:`_room_cells`), so a row that meets a room is Eller's sweep,
+each cell's draws decided first (:func:`_room_row`).
 """
 
 from __future__ import annotations
@@ -129,7 +129,6 @@ def band_rooms(
 IN_EAST = EAST  # its east wall lies inside a room: open
 IN_SOUTH = SOUTH  # its south wall lies inside a room: open
 ABOVE_TOP = 4  # it lies above a room's top row: its south wall opens only if it must
-NEVER = _U64(1) << _U64(32)  # a threshold no draw's high 32 bits reach
 
 
 @_njit
@@ -178,35 +177,37 @@ def _room_row(
     counter: np.uint64,
     join_below: np.uint64,
     open_below: np.uint64,
-    opens: np.ndarray,
+    decided: np.ndarray,
 ) -> None:
     """A row of a band that meets a room (its room tops joined,
     :func:`_join_room_top`; ``cells``: its row of :func:`_room_cells`),
-    with the draws of :func:`eller_rows`: Eller's sweep, but with a
-    threshold of its own for each cell's south wall (``opens``, ``width``
-    entries, is scratch).  Inside a room a wall is open: a south wall never
-    closes, and an east wall joins nothing (the room is one set already),
-    so its ``EAST`` is set after the sweep.  Above a room's top row a cell
-    closes whenever it may (its set has another cell that opened or will
-    open): it opens only when it is its set's last way down."""
+    with the draws of :func:`eller_rows`, and Eller's sweep.  Inside a room
+    a wall is open: a south wall never closes, and an east wall joins
+    nothing (the room is one set already), so its ``EAST`` is set after the
+    sweep.  Above a room's top row a cell closes whenever it may (its set
+    has another cell that opened or will open): it opens only when it is
+    its set's last way down.
+
+    Each cell's draws are decided first, in a vectorised loop, into
+    ``decided`` (``width`` entries, scratch) as bits :func:`eller_cell`
+    reads with both thresholds 1: the low word 0 when its east wall may
+    join, the high word 1 when its south wall may close.  The sweep then
+    reads one word a cell, as Eller's does."""
     width = row.shape[0]
     for x in range(width):  # vectorised
         c = _U64(cells[x])
-        never = (c >> _U64(1)) & _U64(1)
-        always = (c >> _U64(2)) & _U64(1)
-        opens[x] = ((open_below & (never - _U64(1))) | (NEVER & (_U64(0) - never))) & (always - _U64(1))
+        bits = random_bits(key, counter + _U64(x))
+        may_close = ((_U64((bits >> _S32) >= open_below) & ~(c >> _U64(1))) | (c >> _U64(2))) & _U64(1)
+        decided[x] = _U64((bits & _LOW32) >= join_below) | (may_close << _S32)
     scratch = np.int64(width)
     last = width - 1
     lx: Int64 = np.int64(left[0])
     rx: Int64 = np.int64(right[0])
     l1: Int64 = np.int64(left[1])
     for x in range(last):
-        bits = random_bits(key, counter)
-        counter += _U64(1)
-        lx, rx, l1 = eller_cell(
-            left, right, row, np.int64(x), bits, lx, rx, l1, join_below, opens[x], scratch
-        )
-    eller_last_cell(left, right, row, random_bits(key, counter), lx, rx, opens[last], scratch)
+        bits = decided[x]
+        lx, rx, l1 = eller_cell(left, right, row, np.int64(x), bits, lx, rx, l1, _U64(1), _U64(1), scratch)
+    eller_last_cell(left, right, row, decided[last], lx, rx, _U64(1), scratch)
     for x in range(width):  # vectorised
         row[x] |= cells[x] & IN_EAST
 
@@ -256,7 +257,7 @@ def _band_with_rooms(
     meets = np.zeros(band_height + ROOM_MAX_HEIGHT, np.uint8)  # the row holds room cells, or is above a top
     cells = _room_cells(band_height, width, rects, n_rooms, meets)
     order = _by_place(rects, n_rooms, band_height)  # the rooms by top row, then left column
-    opens = np.empty(width, np.uint64)
+    decided = np.empty(width, np.uint64)
     first = 0  # the first room (in order) whose top row is y or below
     y = 0
     while y < plain:
@@ -274,6 +275,6 @@ def _band_with_rooms(
             x0 = rects[order[first], 1]
             _join_room_top(left, right, x0, x0 + rects[order[first], 3])
             first += 1
-        _room_row(left, right, out[y], cells[y], bkey, counter, join, opens_below, opens)
+        _room_row(left, right, out[y], cells[y], bkey, counter, join, opens_below, decided)
         y += 1
     band_span(left, right, out[plain:], key, band, plain, band_height, th, doors, parent)
