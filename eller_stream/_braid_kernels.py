@@ -70,25 +70,25 @@ def _band_sides(rows: np.ndarray, doors_above: np.ndarray, sides: np.ndarray) ->
     the doors of the seam above; south of its last: its own ``SOUTH`` flags.
     Loops over whole rows without a branch (vectorised)."""
     height, width = rows.shape
-    sides[0] = _OUT
-    sides[height + 1] = _OUT
+    top = sides[0]  # until the end: the seam's doors as a row's south walls, the row above the first
+    for x in range(width):
+        top[x] = (doors_above[x] & 1) << 1
     for y in range(height):
         row = rows[y]
+        above = rows[y - 1] if y > 0 else top
         open_ = sides[y + 1]
         open_[0] = _OUT
         open_[width + 1] = _OUT
-        if y == 0:
-            for x in range(width):
-                open_[x + 1] = doors_above[x] & 1
-        else:
-            above = rows[y - 1]
-            for x in range(width):
-                open_[x + 1] = (above[x] >> 1) & 1
-        for x in range(width):
-            v = row[x]
-            open_[x + 1] |= (v & SOUTH) | ((v & EAST) << 3)
+        open_[1] = ((above[0] >> 1) & 1) | (row[0] & SOUTH) | ((row[0] & EAST) << 3)
         for x in range(1, width):
-            open_[x + 1] |= (row[x - 1] & EAST) << 2
+            v = row[x]
+            open_[x + 1] = (
+                ((above[x] >> 1) & 1) | (v & SOUTH) | ((v & EAST) << 3) | ((row[x - 1] & EAST) << 2)
+            )
+    bottom = sides[height + 1]
+    for x in range(width + 2):
+        top[x] = _OUT
+        bottom[x] = _OUT
 
 
 @_njit

@@ -93,11 +93,15 @@ def band_rooms(
     rkey = room_key(key, band)
     hmax = min(rows, ROOM_MAX_HEIGHT)
     wmax = min(width, ROOM_MAX_WIDTH)
+    attempts = 16 + target // 5
+    draws = np.empty(2 * attempts, np.uint64)
+    for i in range(2 * attempts):  # vectorised
+        draws[i] = random_bits(rkey, _U64(i))
     total: Int64 = 0
     n = 0
-    for i in range(16 + target // 5):
-        size = random_bits(rkey, _U64(2 * i))
-        place = random_bits(rkey, _U64(2 * i + 1))
+    for i in range(attempts):
+        size = draws[2 * i]
+        place = draws[2 * i + 1]
         h = 2 + np.int64(((size & _LOW32) * _U64(hmax - 1)) >> _S32)
         w = 2 + np.int64(((size >> _S32) * _U64(wmax - 1)) >> _S32)
         top = np.int64(((place & _LOW32) * _U64(rows - h + 1)) >> _S32)
@@ -119,9 +123,12 @@ def band_rooms(
         x0 = left - np.int64(left > 0)  # the room and the cells around it, in the band
         x1 = left + w + np.int64(left + w < width)
         word, lo, hi = _span_bits(x0, x1 - x0)
-        for y in range(top - np.int64(top > 0), top + h + np.int64(top + h < rows)):
-            taken[y, word] |= lo
-            taken[y, word + 1] |= hi
+        y0 = top - np.int64(top > 0)
+        rows_around = top + h + np.int64(top + h < rows) - y0
+        for k in range(ROOM_MAX_HEIGHT + 2):  # a fixed count of rows again (taken is padded below)
+            keep = _U64(0) - _U64(k < rows_around)
+            taken[y0 + k, word] |= lo & keep
+            taken[y0 + k, word + 1] |= hi & keep
     return n
 
 
@@ -167,7 +174,7 @@ def _join_room_top(left: np.ndarray, right: np.ndarray, x0: int, x1: int) -> Non
         _join(left, right, xx, np.int64(left[x + 1]), np.int64(right[x]), np.int64(1), scratch)
 
 
-@_njit
+@_njit(inline="always")
 def _room_row(
     left: np.ndarray,
     right: np.ndarray,
