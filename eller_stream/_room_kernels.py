@@ -138,29 +138,40 @@ IN_SOUTH = SOUTH  # its south wall lies inside a room: open
 ABOVE_TOP = 4  # it lies above a room's top row: its south wall opens only if it must
 
 
+_BYTES = _U64(0x0101010101010101)  # bit 0 of each of a word's 8 bytes
+
+
+@_njit(inline="always")
+def _or_bytes(row: np.ndarray, x: Int64, bits: np.uint64) -> None:
+    """OR the 8 bytes ``bits`` into a row of words of bytes, from byte ``x``."""
+    shift = _U64(8 * (x & 7))
+    row[x >> 3] |= bits << shift
+    row[(x >> 3) + 1] |= (bits >> _U64(1)) >> (_U64(63) - shift)
+
+
 @_njit
 def _room_cells(height: int, width: int, rects: np.ndarray, n: int, meets: np.ndarray) -> np.ndarray:
     """The bits (``IN_EAST``, ``IN_SOUTH``, ``ABOVE_TOP``) of a band's ``n``
     rooms ``rects``, a byte a cell (row y: ``[y, :width]``), and 1 in
-    ``meets[y]`` (``height + ROOM_MAX_HEIGHT`` entries, zeros) for a row that holds room
-    cells or lies above a room's top.  Each room writes a fixed block of
-    ``ROOM_MAX_HEIGHT`` x ``ROOM_MAX_WIDTH`` cells (the array is padded),
-    masked to its size: loops of a fixed count, without a branch."""
-    cells = np.zeros((height + ROOM_MAX_HEIGHT, width + ROOM_MAX_WIDTH), np.uint8)
+    ``meets[y]`` (``height + ROOM_MAX_HEIGHT`` entries, zeros) for a row
+    that holds room cells or lies above a room's top.  A room's row is at
+    most 8 cells: one word of bytes, ORed in at its column (the array is
+    padded), and a room writes a fixed ``ROOM_MAX_HEIGHT`` rows, masked to
+    its height: no loop of a room's own size."""
+    words = np.zeros((height + ROOM_MAX_HEIGHT, (width + ROOM_MAX_WIDTH) // 8 + 2), np.uint64)
     for j in range(n):
         top, left, h, w = rects[j, 0], rects[j, 1], rects[j, 2], rects[j, 3]
+        east = _BYTES >> _U64(8 * (9 - w))  # the room's row but its last cell (w >= 2)
+        every = _BYTES >> _U64(8 * (8 - w))
         for k in range(ROOM_MAX_HEIGHT):
-            inside = k < h
-            south = IN_SOUTH * (k < h - 1)
-            row = cells[top + k]
-            for i in range(ROOM_MAX_WIDTH):
-                row[left + i] |= np.uint8((IN_EAST * (i < w - 1) | south * (i < w)) * inside)
+            inside = _U64(k < h)
+            south = every * _U64(IN_SOUTH) * _U64(k < h - 1)
+            _or_bytes(words[top + k], left, (east * _U64(IN_EAST) | south) * inside)
             meets[top + k] |= np.uint8(inside)
         if top > 0:
-            above = cells[top - 1]
-            for i in range(ROOM_MAX_WIDTH):
-                above[left + i] |= np.uint8(ABOVE_TOP * (i < w))
+            _or_bytes(words[top - 1], left, every * _U64(ABOVE_TOP))
             meets[top - 1] = 1
+    cells: np.ndarray = words.view(np.uint8)
     return cells
 
 
