@@ -79,6 +79,26 @@ def neighbours(grid: np.ndarray, y: int, x: int) -> list[tuple[int, int]]:
     return out
 
 
+def component_labels(grid: np.ndarray) -> np.ndarray:
+    """Each cell's connected component (the smallest row-major index in it),
+    by breadth-first search over the open passages inside ``grid``."""
+    h, w = grid.shape
+    label = np.full((h, w), -1, np.int64)
+    for y0 in range(h):
+        for x0 in range(w):
+            if label[y0, x0] >= 0:
+                continue
+            label[y0, x0] = y0 * w + x0
+            queue = [(y0, x0)]
+            while queue:
+                y, x = queue.pop()
+                for ny, nx in neighbours(grid, y, x):
+                    if label[ny, nx] < 0:
+                        label[ny, nx] = y0 * w + x0
+                        queue.append((ny, nx))
+    return label
+
+
 def bfs_path(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> list[tuple[int, int]]:
     """Shortest path from start to end by plain breadth-first search."""
     prev = {start: start}

@@ -19,9 +19,9 @@ from naive import (
     EAST,
     SOUTH,
     banded_reference,
+    component_labels,
     contracted_problems,
     detour_reference,
-    edges,
     rooms_reference,
 )
 
@@ -244,25 +244,6 @@ def test_room_placement_sweep(band):
                     assert [tuple(r) for r in got] == rooms_reference(width, band, seed, b, rooms)
 
 
-def _sets_above(grid: np.ndarray, y: int) -> list[int]:
-    """Each cell's set in row ``y`` of a band (``grid``: the band's rows
-    from its first), by union-find over the passages of rows 0 .. y: the
-    band's first row starts from sets of one cell."""
-    h, w = y + 1, grid.shape[1]
-    parent = list(range(h * w))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    for (ya, xa), (yb, xb) in edges(grid[:h]):
-        if yb < h:  # not row y's own ways down
-            parent[find(ya * w + xa)] = find(yb * w + xb)
-    return [find(y * w + x) for x in range(w)]
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     width=st.integers(2, 40),
@@ -274,13 +255,13 @@ def _sets_above(grid: np.ndarray, y: int) -> list[int]:
 )
 def test_a_set_enters_a_rooms_top_row_only_as_its_last_way_down(width, band, seed, vertical, rooms, b):
     # docs/spec.md 5.3, rule 3.2: above a room's top row, a cell opens only when its set
-    # (union-find over the band's rows so far) opens nowhere else in that row
+    # (the components of the band's rows so far, by BFS) opens nowhere else in that row
     maze = es.InfiniteMaze(width, band, seed, vertical=vertical, rooms=rooms)
     grid = maze.rows(b * band, (b + 1) * band)
     for top, left, _, w in (maze.room_rects(b * band, (b + 1) * band) - [b * band, 0, 0, 0]).tolist():
         if top == 0:
             continue
-        sets = _sets_above(grid, top - 1)
+        sets = component_labels(grid[:top])[-1]  # row top - 1's sets: the band starts from sets of one cell
         opened = [sets[x] for x in range(width) if grid[top - 1, x] & SOUTH]
         for x in range(left, left + w):
             if grid[top - 1, x] & SOUTH:
