@@ -171,7 +171,7 @@ def _room_cells(height: int, width: int, rects: np.ndarray, n: int, meets: np.nd
         if top > 0:
             _or_bytes(words[top - 1], left, every * _U64(ABOVE_TOP))
             meets[top - 1] = 1
-    cells: np.ndarray = words.view(np.uint8)
+    cells: np.ndarray = words.view(np.uint8)  # byte x of a word is cell x: little-endian, like numba
     return cells
 
 
