@@ -15,9 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._band_kernels import LOOP_SALT, TH_DOOR_ABOVE, TH_LOOP, seam_doors
+from ._eller_kernels import row_draws
 from ._format import EAST, SOUTH
 from ._numba import _U64, Int64, _njit
-from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
+from ._rng import _GOLDEN, _LOW32, _S32, mix64
 
 
 @_njit(inline="always")
@@ -133,11 +134,10 @@ def band_braid(
     for y in range(height):
         base = _U64(y) * _U64(width)
         at = _U64(y + 1) * stride + _U64(1)
-        for x in range(width):  # vectorised: every cell's draw, and whether it is a candidate
-            bits = random_bits(lkey, base + _U64(x))
-            draws[x] = bits
+        row_draws(draws, lkey, base)
+        for x in range(width):  # vectorised: whether each cell is a candidate
             v = np.int64(sides[at + _U64(x)])
-            listed[x] = np.uint8((v & (v - 1)) == 0) & np.uint8((bits & _LOW32) < loop_below)
+            listed[x] = np.uint8((v & (v - 1)) == 0) & np.uint8((draws[x] & _LOW32) < loop_below)
         m: Int64 = 0
         for x in range(width):  # the candidates: at most one side open, and a draw that opens a loop
             picked[m] = x

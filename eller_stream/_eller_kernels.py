@@ -163,6 +163,33 @@ def row_draws(draws: np.ndarray, key: np.uint64, counter: np.uint64) -> None:
         draws[x] = random_bits(key, counter + _U64(x))
 
 
+@_njit(inline="always")
+def eller_sweep(
+    left: np.ndarray,
+    right: np.ndarray,
+    row: np.ndarray,
+    draws: np.ndarray,
+    join_below: np.uint64,
+    open_below: np.uint64,
+) -> None:
+    """One Eller row into ``row`` from the sets ``left``/``right``, cell x
+    with the random bits ``draws[x]`` (:func:`eller_cell`, then
+    :func:`eller_last_cell`)."""
+    width = row.shape[0]
+    scratch = np.int64(width)
+    last = width - 1
+    # lx, rx: left[x], right[x]; l1: left[x + 1] (current values)
+    lx: Int64 = np.int64(left[0])
+    rx: Int64 = np.int64(right[0])
+    l1: Int64 = np.int64(left[1])
+    for x in range(last):
+        bits = draws[x]
+        lx, rx, l1 = eller_cell(
+            left, right, row, np.int64(x), bits, lx, rx, l1, join_below, open_below, scratch
+        )
+    eller_last_cell(left, right, row, draws[last], lx, rx, open_below, scratch)
+
+
 @_njit
 def eller_rows(
     left: np.ndarray,
@@ -187,23 +214,11 @@ def eller_rows(
     join_below = _U64(join_below)
     open_below = _U64(open_below)
     n_rows, width = out.shape
-    scratch = np.int64(width)
-    last = width - 1
     draws = np.empty(width, np.uint64)
     for y in range(n_rows):
-        row = out[y]
         row_draws(draws, key, counter)
         counter += _U64(width)
-        # lx, rx: left[x], right[x]; l1: left[x + 1] (current values)
-        lx: Int64 = np.int64(left[0])
-        rx: Int64 = np.int64(right[0])
-        l1: Int64 = np.int64(left[1])
-        for x in range(last):
-            bits = draws[x]
-            lx, rx, l1 = eller_cell(
-                left, right, row, np.int64(x), bits, lx, rx, l1, join_below, open_below, scratch
-            )
-        eller_last_cell(left, right, row, draws[last], lx, rx, open_below, scratch)
+        eller_sweep(left, right, out[y], draws, join_below, open_below)
     return counter
 
 

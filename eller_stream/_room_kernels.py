@@ -27,7 +27,7 @@ from ._band_kernels import (
     band_key,
     band_span,
 )
-from ._eller_kernels import LR_PAD, _join, eller_cell, eller_last_cell, eller_rows
+from ._eller_kernels import LR_PAD, _join, eller_rows, eller_sweep, row_draws
 from ._format import EAST, SOUTH
 from ._numba import _U64, Int64, _mul_high, _njit
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
@@ -212,20 +212,13 @@ def _room_row(
     join, the high word 1 when its south wall may close.  The sweep then
     reads one word a cell, as Eller's does."""
     width = row.shape[0]
+    row_draws(decided, key, counter)
     for x in range(width):  # vectorised
         c = _U64(cells[x])
-        bits = random_bits(key, counter + _U64(x))
+        bits = decided[x]
         may_close = ((_U64((bits >> _S32) >= open_below) & ~(c >> _U64(1))) | (c >> _U64(2))) & _U64(1)
         decided[x] = _U64((bits & _LOW32) >= join_below) | (may_close << _S32)
-    scratch = np.int64(width)
-    last = width - 1
-    lx: Int64 = np.int64(left[0])
-    rx: Int64 = np.int64(right[0])
-    l1: Int64 = np.int64(left[1])
-    for x in range(last):
-        bits = decided[x]
-        lx, rx, l1 = eller_cell(left, right, row, np.int64(x), bits, lx, rx, l1, _U64(1), _U64(1), scratch)
-    eller_last_cell(left, right, row, decided[last], lx, rx, _U64(1), scratch)
+    eller_sweep(left, right, row, decided, _U64(1), _U64(1))
     for x in range(width):  # vectorised
         row[x] |= cells[x] & IN_EAST
 
