@@ -58,12 +58,18 @@ def room_capacity(height: int, width: int, th: np.ndarray) -> Int64:
 
 
 @_njit(inline="always")
+def _shifted(bits: np.uint64, shift: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """``bits`` shifted left by ``shift`` (0 .. 63) across two words: the
+    low word and the high one (no shift by 64 for ``shift`` 0)."""
+    return bits << shift, (bits >> _U64(1)) >> (_U64(63) - shift)
+
+
+@_njit(inline="always")
 def _span_bits(x0: Int64, n: Int64) -> tuple[Int64, np.uint64, np.uint64]:
     """Columns ``x0 .. x0 + n - 1`` (n <= 63) as bits of words: the first
     word's index, its mask and the next word's mask."""
-    m = (_U64(1) << _U64(n)) - _U64(1)
-    shift = _U64(x0 & 63)
-    return x0 >> 6, m << shift, (m >> _U64(1)) >> (_U64(63) - shift)
+    lo, hi = _shifted((_U64(1) << _U64(n)) - _U64(1), _U64(x0 & 63))
+    return x0 >> 6, lo, hi
 
 
 @_njit
@@ -87,13 +93,13 @@ def band_rooms(
     target = room_target(height, width, th)
     if rows < 2 or width < 2 or target == 0:
         return 0
-    if rects.shape[0] < 16 + target // 5:
+    attempts = room_capacity(height, width, th)  # at most one room an attempt
+    if rects.shape[0] < attempts:
         raise ValueError("band_rooms: rects has fewer rows than room_capacity")
     taken = np.zeros((rows + ROOM_MAX_HEIGHT, (width >> 6) + 2), np.uint64)  # rows past the band: free
     rkey = room_key(key, band)
     hmax = min(rows, ROOM_MAX_HEIGHT)
     wmax = min(width, ROOM_MAX_WIDTH)
-    attempts = 16 + target // 5
     draws = np.empty(2 * attempts, np.uint64)
     for i in range(2 * attempts):  # vectorised
         draws[i] = random_bits(rkey, _U64(i))
@@ -144,9 +150,9 @@ _BYTES = _U64(0x0101010101010101)  # bit 0 of each of a word's 8 bytes
 @_njit(inline="always")
 def _or_bytes(row: np.ndarray, x: Int64, bits: np.uint64) -> None:
     """OR the 8 bytes ``bits`` into a row of words of bytes, from byte ``x``."""
-    shift = _U64(8 * (x & 7))
-    row[x >> 3] |= bits << shift
-    row[(x >> 3) + 1] |= (bits >> _U64(1)) >> (_U64(63) - shift)
+    lo, hi = _shifted(bits, _U64(8 * (x & 7)))
+    row[x >> 3] |= lo
+    row[(x >> 3) + 1] |= hi
 
 
 @_njit
@@ -224,24 +230,19 @@ def _room_row(
 
 
 @_njit
-def _by_place(rects: np.ndarray, n: int, height: int) -> np.ndarray:
-    """The order of the ``n`` rooms ``rects`` by top row, then left column
-    (a counting sort by row; a row holds a few rooms)."""
+def _by_top(rects: np.ndarray, n: int, height: int) -> np.ndarray:
+    """The order of the ``n`` rooms ``rects`` by top row (a counting sort;
+    the rooms of one row are apart, so the order of their joins does not
+    matter)."""
     start = np.zeros(height + 1, np.int64)
     for j in range(n):
         start[rects[j, 0] + 1] += 1
     for y in range(height):
         start[y + 1] += start[y]
-    begin = start.copy()
     order = np.empty(n, np.int64)
     for j in range(n):
-        y = rects[j, 0]
-        i = start[y]
-        start[y] += 1
-        while i > begin[y] and rects[order[i - 1], 1] > rects[j, 1]:
-            order[i] = order[i - 1]
-            i -= 1
-        order[i] = j
+        order[start[rects[j, 0]]] = j
+        start[rects[j, 0]] += 1
     return order
 
 
@@ -267,7 +268,7 @@ def _band_with_rooms(
     plain = band_height - 2
     meets = np.zeros(band_height + ROOM_MAX_HEIGHT, np.uint8)  # the row holds room cells, or is above a top
     cells = _room_cells(band_height, width, rects, n_rooms, meets)
-    order = _by_place(rects, n_rooms, band_height)  # the rooms by top row, then left column
+    order = _by_top(rects, n_rooms, band_height)
     decided = np.empty(width, np.uint64)
     first = 0  # the first room (in order) whose top row is y or below
     y = 0
