@@ -862,19 +862,7 @@ def schedule_params(
 def loop_count(grid: np.ndarray) -> int:
     """Independent loops of a grid: passages - cells + components (BFS)."""
     h, w = grid.shape
-    seen = set()
-    components = 0
-    for start in itertools.product(range(h), range(w)):
-        if start in seen:
-            continue
-        components += 1
-        seen.add(start)
-        queue = deque([start])
-        while queue:
-            for nb in neighbours(grid, *queue.popleft()):
-                if nb not in seen:
-                    seen.add(nb)
-                    queue.append(nb)
+    components = len(np.unique(component_labels(grid)))
     return len([e for e in edges(grid) if e[1][0] < h and e[1][1] < w]) - h * w + components
 
 
