@@ -51,6 +51,7 @@ def main() -> None:
     import numba
 
     from eller_stream import _level_kernels as lk
+    from eller_stream._eller_kernels import LR_PAD
 
     numba.set_num_threads(args.threads)
     out = np.empty((rows, width), np.uint8)
@@ -73,8 +74,8 @@ def main() -> None:
     for name, t in best.items():
         print(f"  {name:24s} {t / rows / width * 1e9:6.2f} ns/cell  {t / plain:.2f}x")
 
-    left = np.empty(width + 3, np.int32)
-    right = np.empty(width + 3, np.int32)
+    left = np.empty(width + LR_PAD, np.int32)
+    right = np.empty(width + LR_PAD, np.int32)
     doors = np.empty(width, np.uint8)
     parent = np.empty(width + 1, np.int32)
     band = np.empty((BAND, width), np.uint8)
