@@ -212,8 +212,8 @@ def _room_row(
     has another cell that opened or will open): it opens only when it is
     its set's last way down.
 
-    Each cell's draws are decided first, in a vectorised loop, into
-    ``decided`` (``width`` entries, scratch) as bits :func:`eller_cell`
+    The row's draws (:func:`row_draws`) are decided first, in a vectorised
+    loop, into ``decided`` (``width`` entries, scratch) as bits :func:`eller_sweep`
     reads with both thresholds 1: the low word 0 when its east wall may
     join, the high word 1 when its south wall may close.  The sweep then
     reads one word a cell, as Eller's does."""
