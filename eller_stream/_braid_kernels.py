@@ -8,6 +8,18 @@ neighbour inside the band, a dead end itself if one is (Jamis Buck's braid
 rule), chosen by the high 32 bits among the candidates in the order north,
 south, west, east.  The seams are never touched, so every band still
 leaves through its doors and the detour stays within the band.
+
+The scan is made a row at a time on bit planes: a uint64 word per 64
+columns (bit ``x % 64`` of word ``x // 64``), one plane per fact of the row
+(an open side, a dead end, a draw's bit, a choice).  Within a row, a cell's
+choice depends on the cells scanned before it only through its west
+neighbour (is it still a dead end?) and through itself (did the west
+neighbour open into it?); everything else is known when the row starts.
+So each cell's choice is worked out for both cases, 64 cells a word
+(:func:`_choose`), and which candidates open east, the one fact that runs
+along the row, is a recurrence solved a word at a time: no cell is taken
+alone, no branch depends on the maze.  ``docs/internals.md`` gives the
+argument.
 """
 
 from __future__ import annotations
@@ -15,10 +27,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._band_kernels import LOOP_SALT, TH_DOOR_ABOVE, TH_LOOP, seam_doors
-from ._eller_kernels import row_draws
 from ._format import EAST, SOUTH
-from ._numba import _U64, Int64, _njit
-from ._rng import _GOLDEN, _LOW32, _S32, mix64
+from ._numba import _U64, _njit, bits_of, or_at_bits
+from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 
 @_njit(inline="always")
@@ -27,69 +38,133 @@ def loop_key(key: np.uint64, band: np.uint64) -> np.uint64:
     return mix64(_U64(key) ^ mix64(_U64(band) * _GOLDEN + LOOP_SALT))
 
 
-# A cell's open sides as 4 bits, in the order of the candidates, and a mark for the cells of
-# the frame around a band (never a candidate):
-_N, _S, _W, _E, _OUT = 1, 2, 4, 8, 16
+_ALL = _U64(0xFFFFFFFFFFFFFFFF)
+_Z = _U64(0)
+_1 = _U64(1)
+_2 = _U64(2)
+_3 = _U64(3)
+_63 = _U64(63)
+# Of a dead end with three candidates, the k-th is taken, k = (high 32 bits * 3) >> 32:
+# k >= 1 from high 32 bits _K3_1 on, k = 2 from _K3_2 on.
+_K3_1 = _U64((2**32 + 2) // 3)
+_K3_2 = _U64((2**33 + 2) // 3)
+
+# The planes of a row (rows of ``pl``):
+_E0 = 0  # its EAST flags, as made
+_S0 = 1  # its SOUTH flags, as made
+_E1 = 2  # the next row's EAST flags, as made
+_S1 = 3  # the next row's SOUTH flags, as made
+_NOPEN = 4  # its north walls open (the row above's SOUTH flags, braided)
+_FD = 5  # the row above's dead ends, braided
+_OK = 6  # a draw that opens a loop (low 32 bits below the threshold)
+_H31 = 7  # the draw's top bit (k of two candidates)
+_K3A = 8  # k = 1 of three candidates
+_K3B = 9  # k = 2 of three candidates
+_AD = 10  # its dead ends before its scan
+_WD = 11  # the west neighbour in _AD
+_CAND = 12  # candidates: in _AD, with a draw in _OK
+_GOES_E = 13  # the candidates that open east
+_AN, _AS, _AW, _AE = 14, 15, 16, 17  # the side chosen if the west neighbour is a dead end
+_BN, _BS, _BW, _BE = 18, 19, 20, 21  # the side chosen if it is not
+_BR = 22  # braided
+_WDR = 23  # the west neighbour a dead end when scanned
+_SN, _SS, _SW, _SE = 24, 25, 26, 27  # the side opened
+_PE = 28  # EAST flags to add to the row above (written once the row below is scanned)
+_PS = 29  # SOUTH flags to add to the row above
+_PLANES = 30
 
 
-def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The braid's lookup tables (made once, at import; numba freezes them
-    into the kernel):
-
-    * ``near[d, v]``: for a neighbour in direction ``d`` (bit ``1 << d``)
-      with sides ``v``: bit d if it lies inside the band, bit d + 4 if it is
-      also a dead end;
-    * ``count[c | dead << 4]``, ``side[(c | dead << 4) * 4 + k]``: of a dead
-      end's candidates ``c`` (the dead ones ``dead``), the pool (the dead
-      ones if any, else all): how many, and its k-th (from the lowest bit)."""
-    near = np.zeros((4, 32), np.uint8)
-    for d in range(4):
-        for v in range(32):
-            if not v & _OUT:
-                near[d, v] = (1 << d) | ((bin(v).count("1") == 1) << (d + 4))
-    count = np.zeros(256, np.uint8)
-    side = np.zeros(256 * 4, np.uint8)
-    for c in range(16):
-        for dead in range(16):
-            pool = (dead & c) or c
-            bits = [1 << d for d in range(4) if pool >> d & 1]
-            count[c | dead << 4] = len(bits)
-            for k, b in enumerate(bits):
-                side[(c | dead << 4) * 4 + k] = b
-    return near, count, side
+@_njit(inline="always")
+def _one_of(a: np.uint64, b: np.uint64, c: np.uint64, d: np.uint64) -> np.uint64:
+    """Where exactly one of the four planes is set."""
+    return ((a | b) ^ (c | d)) & ~((a & b) | (c & d))
 
 
-_NEAR, _COUNT, _SIDE = _tables()
+@_njit(inline="always")
+def _choose(
+    cn: np.uint64,
+    cs: np.uint64,
+    cw: np.uint64,
+    ce: np.uint64,
+    qn: np.uint64,
+    qs: np.uint64,
+    qw: np.uint64,
+    qe: np.uint64,
+    h31: np.uint64,
+    k3a: np.uint64,
+    k3b: np.uint64,
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The side each dead end of a word opens (a plane a side: N, S, W, E).
+
+    Of its candidates ``c*`` (at most three: a dead end has one side open),
+    the dead ones ``q*`` if any, else all; of those the k-th in the order N,
+    S, W, E, k = (high 32 bits of its draw * their count) >> 32, given as
+    bits: ``h31`` (k of two), ``k3a`` / ``k3b`` (k = 1 / k = 2 of three)."""
+    q = qn | qs | qw | qe
+    pn = qn | (cn & ~q)
+    ps = qs | (cs & ~q)
+    pw = qw | (cw & ~q)
+    pe = qe | (ce & ~q)
+    sab = pn ^ ps
+    cab = pn & ps
+    x1 = sab ^ pw  # of N, S and W, how many: x1 + 2 * x2
+    x2 = cab | (sab & pw)
+    e0 = ~(x1 | x2)
+    e1 = x1 & ~x2
+    e2 = x2 & ~x1
+    two = (e2 & ~pe) | (e1 & pe)
+    three = (x1 & x2) | (e2 & pe)
+    k1 = (two & h31) | (three & k3a)
+    k2 = three & k3b
+    k0 = ~(k1 | k2)
+    sn = pn & k0
+    ss = ps & ((k0 & ~pn) | (k1 & pn))
+    sw = pw & ((k0 & ~(pn | ps)) | (k1 & sab) | (k2 & cab))
+    se = pe & ((k0 & e0) | (k1 & e1) | (k2 & e2))
+    return sn, ss, sw, se
 
 
-@_njit
-def _band_sides(rows: np.ndarray, doors_above: np.ndarray, sides: np.ndarray) -> None:
-    """The open sides of each cell of a band's rows (bits ``_N``, ``_S``,
-    ``_W``, ``_E``) into ``sides[1 : K + 1, 1 : width + 1]`` (``sides`` is
-    ``(K + 2, width + 2)``: a frame around the band, marked ``_OUT``, so
-    that neighbours need no bounds check).  North of the band's first row:
-    the doors of the seam above; south of its last: its own ``SOUTH`` flags.
-    Loops over whole rows without a branch (vectorised)."""
-    height, width = rows.shape
-    top = sides[0]  # until the end: the seam's doors as a row's south walls, the row above the first
-    for x in range(width):
-        top[x] = (doors_above[x] & 1) << 1
-    for y in range(height):
-        row = rows[y]
-        above = rows[y - 1] if y > 0 else top
-        open_ = sides[y + 1]
-        open_[0] = _OUT
-        open_[width + 1] = _OUT
-        open_[1] = ((above[0] >> 1) & 1) | (row[0] & SOUTH) | ((row[0] & EAST) << 3)
-        for x in range(1, width):
-            v = row[x]
-            open_[x + 1] = (
-                ((above[x] >> 1) & 1) | (v & SOUTH) | ((v & EAST) << 3) | ((row[x - 1] & EAST) << 2)
-            )
-    bottom = sides[height + 1]
-    for x in range(width + 2):
-        top[x] = _OUT
-        bottom[x] = _OUT
+@_njit(inline="always")
+def _bits(flat: np.ndarray, at: int, pad: np.ndarray, flag: int) -> np.uint64:
+    """Bit i set where ``flat[at + i] & flag`` (0 past the end of ``flat``)."""
+    if at + 64 <= flat.shape[0]:
+        return bits_of(flat, at, flag)
+    n = flat.shape[0] - at
+    for k in range(64):
+        pad[k] = flat[at + k] if k < n else 0
+    return bits_of(pad, 0, flag)
+
+
+@_njit(inline="always")
+def _west(pl: np.ndarray, p: int, i: int, by: np.uint64) -> np.uint64:
+    """Word ``i`` of plane ``p`` moved ``by`` (1 or 2) columns east: each
+    cell sees the bit of the cell ``by`` to its west."""
+    word: np.uint64 = (pl[p, i] << by) | ((pl[p, i - 1] >> (_U64(64) - by)) if i > 0 else _Z)
+    return word
+
+
+@_njit(inline="always")
+def _east(pl: np.ndarray, p: int, i: int) -> np.uint64:
+    """Word ``i`` of plane ``p`` moved a column west: each cell sees the bit
+    of its east neighbour (``pl`` ends with a zero word)."""
+    word: np.uint64 = (pl[p, i] >> _1) | (pl[p, i + 1] << _63)
+    return word
+
+
+@_njit(inline="always")
+def _unpack(flat: np.ndarray, y: int, width: int, pl: np.ndarray) -> None:
+    """OR the EAST flags of plane ``_PE`` and the SOUTH flags of ``_PS``
+    into row ``y`` of ``flat`` (the band's rows, one after another)."""
+    for i in range(pl.shape[1] - 1):
+        e, s = pl[_PE, i], pl[_PS, i]
+        at = y * width + i * 64
+        if at + 64 <= flat.shape[0]:  # past the row: the next one's bytes, as they are
+            or_at_bits(flat, at, e, EAST)
+            or_at_bits(flat, at, s, SOUTH)
+            continue
+        for b in range(flat.shape[0] - at):  # the band's last word
+            ub = _U64(b)
+            flat[at + b] |= np.uint8(((e >> ub) & _1) | (((s >> ub) & _1) << _1))
 
 
 @_njit
@@ -102,19 +177,14 @@ def band_braid(
     read off ``above`` (the band above's last row, whose south walls open at
     exactly those doors) when it is given (``width`` entries, else empty).
 
-    The scan is row-major, each cell's open sides read as the scan has left
-    them (kept as bits, :func:`_band_sides`).  Opening walls only takes dead
-    ends away, so a row's candidates can be listed first, without a branch
-    (a cell with at most one side open whose draw opens a loop), then taken
-    in order, each braided if it is still a dead end: the same walls as a
-    cell-by-cell scan, without its unpredictable branches.
-
-    A braided cell's candidates and their choice come from lookup tables
-    (:func:`_tables`).  The loop body is written out here, not called: numba
-    counts the references of arrays passed to an inlined function.  Indices
-    are unsigned: no negative-index wrap code."""
+    Row y is scanned in passes over its words, after rows 0 .. y - 1: its
+    dead ends and each one's choice in both cases of its west neighbour;
+    which candidates open east (a pass for each cell of the longest run of
+    candidates, and one more); the sides opened; the next row's planes.  A
+    row's flags are written once the row below is scanned (which may open
+    its south walls)."""
     loop_below = _U64(th[TH_LOOP])
-    if loop_below == _U64(0):
+    if loop_below == _Z:
         return
     height, width = rows.shape
     if above.shape[0] == width:
@@ -123,46 +193,99 @@ def band_braid(
     else:
         seam_doors(doors, key, _U64(band), th[TH_DOOR_ABOVE])
     lkey = loop_key(key, band)
-    framed = np.empty((height + 2, width + 2), np.uint8)
-    _band_sides(rows, doors, framed)
-    sides = framed.reshape(-1)  # cell (y, x) at (y + 1) * stride + x + 1
-    flat = rows.reshape(-1)  # cell (y, x) at y * width + x
-    stride = _U64(width + 2)
-    picked = np.empty(width, np.int64)
-    draws = np.empty(width, np.uint64)
-    listed = np.empty(width, np.uint8)
+    nw = (width + 63) // 64
+    pad = np.empty(64, np.uint8)
+    pl = np.zeros((_PLANES, nw + 1), np.uint64)  # a zero word after each plane's last
+    flat = rows.reshape(-1)
+    codes = np.empty(height * width + 64, np.uint8)  # each cell's draw as 4 bits, row by row
+    for c in range(height * width):  # vectorised
+        d = random_bits(lkey, _U64(c))
+        codes[c] = np.uint8(
+            (((d & _LOW32) - loop_below) >> _63)  # _OK
+            | ((d >> _63) << _1)  # _H31
+            | ((((d >> _S32) - _K3_1) >> _63) << _2)  # k < 1 of three
+            | ((((d >> _S32) - _K3_2) >> _63) << _3)  # k < 2 of three
+        )
+    tail = _U64(width - (nw - 1) * 64)  # the columns of the last word
+    for i in range(nw):
+        pl[_NOPEN, i] = _bits(doors, i * 64, pad, 1)
+        pl[_E0, i] = _bits(flat, i * 64, pad, EAST)
+        pl[_S0, i] = _bits(flat, i * 64, pad, SOUTH)
     for y in range(height):
-        base = _U64(y) * _U64(width)
-        at = _U64(y + 1) * stride + _U64(1)
-        row_draws(draws, lkey, base)
-        for x in range(width):  # vectorised: whether each cell is a candidate
-            v = np.int64(sides[at + _U64(x)])
-            listed[x] = np.uint8((v & (v - 1)) == 0) & np.uint8((draws[x] & _LOW32) < loop_below)
-        m: Int64 = 0
-        for x in range(width):  # the candidates: at most one side open, and a draw that opens a loop
-            picked[m] = x
-            m += np.int64(listed[x])
-        for i in range(m):  # in scan order, each if it is still a dead end
-            c = _U64(picked[i])
-            s = at + c
-            here = np.int64(sides[s])
-            if here == 0 or here & (here - 1):
-                continue
-            near = (
-                np.int64(_NEAR[0, sides[s - stride]])
-                | np.int64(_NEAR[1, sides[s + stride]])
-                | np.int64(_NEAR[2, sides[s - _U64(1)]])
-                | np.int64(_NEAR[3, sides[s + _U64(1)]])
+        last = y == height - 1
+        for i in range(nw):
+            at = (y + 1) * width + i * 64
+            pl[_E1, i] = _Z if last else _bits(flat, at, pad, EAST)
+            pl[_S1, i] = _Z if last else _bits(flat, at, pad, SOUTH)
+            at = y * width + i * 64
+            pl[_OK, i] = bits_of(codes, at, 1)
+            pl[_H31, i] = bits_of(codes, at, 2)
+            below_1 = bits_of(codes, at, 4)
+            below_2 = bits_of(codes, at, 8)
+            pl[_K3A, i] = ~below_1 & below_2
+            pl[_K3B, i] = ~below_2
+            pl[_GOES_E, i] = _Z
+        for i in range(nw):  # the dead ends, as the rows above left them
+            valid = _ALL if i < nw - 1 else (_ALL >> (_U64(64) - tail))
+            pl[_E1, i] &= valid
+            pl[_S1, i] &= valid
+            pl[_E0, i] &= valid
+            pl[_S0, i] &= valid
+            pl[_AD, i] = _one_of(pl[_NOPEN, i], pl[_S0, i], pl[_E0, i], _west(pl, _E0, i, _1)) & valid
+        for i in range(nw):  # each dead end's choice, with its west neighbour dead (A) or not (B)
+            valid = _ALL if i < nw - 1 else (_ALL >> (_U64(64) - tail))
+            inside_e = valid if i < nw - 1 else (valid >> _1)  # the last column has no east neighbour
+            inside_w = _ALL if i > 0 else ~_1
+            cn = (_Z if y == 0 else valid) & ~pl[_NOPEN, i]
+            cs = (_Z if last else valid) & ~pl[_S0, i]
+            cw = inside_w & valid & ~_west(pl, _E0, i, _1)
+            ce = inside_e & ~pl[_E0, i]
+            ds = _Z if last else _one_of(pl[_S0, i], pl[_S1, i], pl[_E1, i], _west(pl, _E1, i, _1)) & valid
+            qn = cn & pl[_FD, i]
+            qs = cs & ds
+            qe = ce & _east(pl, _AD, i)
+            h31, k3a, k3b = pl[_H31, i], pl[_K3A, i], pl[_K3B, i]
+            pl[_AN, i], pl[_AS, i], pl[_AW, i], pl[_AE, i] = _choose(
+                cn, cs, cw, ce, qn, qs, cw, qe, h31, k3a, k3b
             )
-            cand = near & ~here & 15
-            choice = _U64(cand | (near & (cand << 4)))
-            count = _U64(_COUNT[choice])
-            if count == 0:
-                continue
-            k = ((draws[c] >> _S32) * count) >> _S32
-            side = np.int64(_SIDE[choice * _U64(4) + k])
-            up, down, left, right = side & _N, (side >> 1) & 1, (side >> 2) & 1, side >> 3
-            flat[base + c - _U64(up * width + left)] |= np.uint8(SOUTH * (up | down) + EAST * (left | right))
-            sides[s] = np.uint8(here | side)
-            other = s + _U64((down - up) * np.int64(stride) + right - left)
-            sides[other] |= np.uint8(((side & 5) << 1) | ((side & 10) >> 1))  # the opposite side
+            pl[_BN, i], pl[_BS, i], pl[_BW, i], pl[_BE, i] = _choose(
+                cn, cs, cw, ce, qn, qs, _Z, qe, h31, k3a, k3b
+            )
+            pl[_WD, i] = _west(pl, _AD, i, _1)
+            pl[_CAND, i] = pl[_AD, i] & pl[_OK, i] & (cn | cs | cw | ce)
+        # Which candidates open east, E: a recurrence along the row, solved bitwise.  A candidate
+        # is still a dead end unless the one before it, at x - 1, opened east; its west neighbour
+        # is a dead end (WD) unless a candidate (braided or opened into), or opened into by a
+        # candidate at x - 2.  Each pass settles one more cell of the runs of candidates; E is
+        # done when a pass changes nothing.
+        while True:
+            changed = _Z
+            for i in range(nw):
+                c1 = _west(pl, _CAND, i, _1)
+                still = pl[_CAND, i] & ~(c1 & _west(pl, _GOES_E, i, _1))
+                wd = pl[_WD, i] & ~c1 & ~_west(pl, _GOES_E, i, _2)
+                e = still & ((wd & pl[_AE, i]) | (~wd & pl[_BE, i]))
+                changed |= e ^ pl[_GOES_E, i]
+                pl[_GOES_E, i] = e
+                pl[_BR, i] = still
+                pl[_WDR, i] = wd
+            if changed == _Z:
+                break
+        for i in range(nw):  # the sides opened
+            br, wd = pl[_BR, i], pl[_WDR, i]
+            pl[_SN, i] = br & ((wd & pl[_AN, i]) | (~wd & pl[_BN, i]))
+            pl[_SS, i] = br & ((wd & pl[_AS, i]) | (~wd & pl[_BS, i]))
+            pl[_SW, i] = br & ((wd & pl[_AW, i]) | (~wd & pl[_BW, i]))
+            pl[_SE, i] = br & ((wd & pl[_AE, i]) | (~wd & pl[_BE, i]))
+        for i in range(nw):  # the next row's planes
+            pl[_FD, i] = pl[_AD, i] & ~pl[_BR, i] & ~_west(pl, _SE, i, _1) & ~_east(pl, _SW, i)
+            pl[_NOPEN, i] = pl[_S0, i] | pl[_SS, i]
+            pl[_PS, i] |= pl[_SN, i]
+        if y > 0:
+            _unpack(flat, y - 1, width, pl)
+        for i in range(nw):
+            pl[_PE, i] = pl[_SE, i] | _east(pl, _SW, i)
+            pl[_PS, i] = pl[_SS, i]
+            pl[_E0, i] = pl[_E1, i]
+            pl[_S0, i] = pl[_S1, i]
+    _unpack(flat, height - 1, width, pl)

@@ -280,7 +280,6 @@ def _prefetch_typer(typingctx: Any, array: Any, i: Any) -> tuple[Any, _Codegen]:
     from numba import types
     from numba.core import cgutils
 
-
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         arraytype = signature.args[0]
         data = context.make_array(arraytype)(context, builder, args[0]).data
@@ -309,7 +308,6 @@ def _lowest_bit_typer(typingctx: Any, bits: Any) -> tuple[Any, _Codegen]:
     from llvmlite import ir
     from numba import types
 
-
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
@@ -330,7 +328,6 @@ def _mul_high_typer(typingctx: Any, a: Any, b: Any) -> tuple[Any, _Codegen]:
     from llvmlite import ir
     from numba import types
 
-
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         i128 = ir.IntType(128)
         product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
@@ -340,6 +337,85 @@ def _mul_high_typer(typingctx: Any, a: Any, b: Any) -> tuple[Any, _Codegen]:
 
 
 _mul_high = _intrinsic(_mul_high_typer, _mul_high_twin)
+
+
+def _bits_of_twin(bytes_: np.ndarray, start: Int64, flag: Int64) -> np.uint64:
+    """Bit ``i`` set where ``bytes_[start + i] & flag``, for i in 0 .. 63."""
+    word = 0
+    for i, v in enumerate(bytes_[start : start + 64]):
+        word |= int(bool(int(v) & int(flag))) << i
+    return _U64(word)
+
+
+def _bits_of_typer(typingctx: Any, bytes_: Any, start: Any, flag: Any) -> tuple[Any, _Codegen]:
+    """Bit ``i`` of the uint64 set where ``bytes_[start + i] & flag``, for i
+    in 0 .. 63 (``bytes_``: C-contiguous uint8 with 64 entries from
+    ``start``): one vector load and an AVX-512 ``vptestmb``."""
+    from llvmlite import ir
+    from numba import types
+
+    if not (isinstance(bytes_, types.Array) and bytes_.dtype == types.uint8 and bytes_.layout == "C"):
+        return None  # type: ignore[return-value]  # numba: no such signature
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        vector = ir.VectorType(ir.IntType(8), 64)
+        pointer = builder.bitcast(builder.gep(data, [args[1]]), vector.as_pointer())
+        loaded = builder.load(pointer, align=1)
+        flag = builder.trunc(args[2], ir.IntType(8))
+        flags = builder.insert_element(
+            ir.Constant(vector, ir.Undefined), flag, ir.Constant(ir.IntType(32), 0)
+        )
+        flags = builder.shuffle_vector(
+            flags, ir.Constant(vector, ir.Undefined), ir.Constant(ir.VectorType(ir.IntType(32), 64), [0] * 64)
+        )
+        set_ = builder.icmp_unsigned("!=", builder.and_(loaded, flags), ir.Constant(vector, [0] * 64))
+        return builder.bitcast(set_, ir.IntType(64))
+
+    return types.uint64(bytes_, types.int64, types.int64), codegen
+
+
+bits_of = _intrinsic(_bits_of_typer, _bits_of_twin)
+
+
+def _or_at_bits_twin(bytes_: np.ndarray, start: Int64, bits: np.uint64, flag: Int64) -> None:
+    """``bytes_[start + i] |= flag`` where bit ``i`` of ``bits`` is set, for i in 0 .. 63."""
+    for i in range(64):
+        if int(bits) >> i & 1:
+            bytes_[start + i] |= flag
+
+
+def _or_at_bits_typer(typingctx: Any, bytes_: Any, start: Any, bits: Any, flag: Any) -> tuple[Any, _Codegen]:
+    """``bytes_[start + i] |= flag`` where bit ``i`` of the uint64 ``bits``
+    is set, for i in 0 .. 63 (``bytes_``: C-contiguous uint8 with 64 entries
+    from ``start``, all read and written back): one vector load, a masked
+    ``vpord`` and one store."""
+    from llvmlite import ir
+    from numba import types
+
+    if not (isinstance(bytes_, types.Array) and bytes_.dtype == types.uint8 and bytes_.layout == "C"):
+        return None  # type: ignore[return-value]  # numba: no such signature
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        vector = ir.VectorType(ir.IntType(8), 64)
+        pointer = builder.bitcast(builder.gep(data, [args[1]]), vector.as_pointer())
+        loaded = builder.load(pointer, align=1)
+        where = builder.bitcast(args[2], ir.VectorType(ir.IntType(1), 64))
+        flag = builder.trunc(args[3], ir.IntType(8))
+        flags = builder.insert_element(
+            ir.Constant(vector, ir.Undefined), flag, ir.Constant(ir.IntType(32), 0)
+        )
+        lanes = ir.Constant(ir.VectorType(ir.IntType(32), 64), [0] * 64)
+        flags = builder.shuffle_vector(flags, ir.Constant(vector, ir.Undefined), lanes)
+        added = builder.select(where, flags, ir.Constant(vector, [0] * 64))
+        builder.store(builder.or_(loaded, added), pointer, align=1)
+        return context.get_dummy_value()
+
+    return types.void(bytes_, types.int64, types.uint64, types.int64), codegen
+
+
+or_at_bits = _intrinsic(_or_at_bits_typer, _or_at_bits_twin)
 
 
 @_njit(inline="always")
