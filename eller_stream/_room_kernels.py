@@ -29,7 +29,7 @@ from ._band_kernels import (
 )
 from ._eller_kernels import LR_PAD, _join, eller_rows, eller_sweep, row_draws
 from ._format import EAST, SOUTH
-from ._numba import _U64, Int64, _mul_high, _njit
+from ._numba import _U, _U64, Int64, _mul_high, _njit
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 ROOM_MAX_HEIGHT = 6
@@ -113,9 +113,11 @@ def band_rooms(
         top = np.int64(((place & _LOW32) * _U64(rows - h + 1)) >> _S32)
         left = np.int64(((place >> _S32) * _U64(width - w + 1)) >> _S32)
         word, lo, hi = _span_bits(left, w)
+        at = _U(word)  # unsigned indices: no code for negative ones
         hit = _U64(0)
         for k in range(ROOM_MAX_HEIGHT):  # a fixed count of rows: no branch on the height
-            hit |= ((taken[top + k, word] & lo) | (taken[top + k, word + 1] & hi)) & (_U64(0) - _U64(k < h))
+            r = _U(top + k)
+            hit |= ((taken[r, at] & lo) | (taken[r, at + _U64(1)] & hi)) & (_U64(0) - _U64(k < h))
         if hit:
             continue
         rects[n, 0] = top
@@ -131,10 +133,12 @@ def band_rooms(
         word, lo, hi = _span_bits(x0, x1 - x0)
         y0 = top - np.int64(top > 0)
         rows_around = top + h + np.int64(top + h < rows) - y0
+        at = _U(word)
         for k in range(ROOM_MAX_HEIGHT + 2):  # a fixed count of rows again (taken is padded below)
             keep = _U64(0) - _U64(k < rows_around)
-            taken[y0 + k, word] |= lo & keep
-            taken[y0 + k, word + 1] |= hi & keep
+            r = _U(y0 + k)
+            taken[r, at] |= lo & keep
+            taken[r, at + _U64(1)] |= hi & keep
     return n
 
 
