@@ -139,7 +139,7 @@ def _bits(flat: np.ndarray, at: int, pad: np.ndarray, flag: int) -> np.uint64:
 def _west(pl: np.ndarray, p: int, i: int, by: np.uint64) -> np.uint64:
     """Word ``i`` of plane ``p`` moved ``by`` (1 or 2) columns east: each
     cell sees the bit of the cell ``by`` to its west."""
-    word: np.uint64 = (pl[p, i] << by) | ((pl[p, i - 1] >> (_U64(64) - by)) if i > 0 else _Z)
+    word: np.uint64 = (pl[i, p] << by) | ((pl[i - 1, p] >> (_U64(64) - by)) if i > 0 else _Z)
     return word
 
 
@@ -147,24 +147,22 @@ def _west(pl: np.ndarray, p: int, i: int, by: np.uint64) -> np.uint64:
 def _east(pl: np.ndarray, p: int, i: int) -> np.uint64:
     """Word ``i`` of plane ``p`` moved a column west: each cell sees the bit
     of its east neighbour (``pl`` ends with a zero word)."""
-    word: np.uint64 = (pl[p, i] >> _1) | (pl[p, i + 1] << _63)
+    word: np.uint64 = (pl[i, p] >> _1) | (pl[i + 1, p] << _63)
     return word
 
 
 @_njit(inline="always")
-def _unpack(flat: np.ndarray, y: int, width: int, pl: np.ndarray) -> None:
-    """OR the EAST flags of plane ``_PE`` and the SOUTH flags of ``_PS``
-    into row ``y`` of ``flat`` (the band's rows, one after another)."""
-    for i in range(pl.shape[1] - 1):
-        e, s = pl[_PE, i], pl[_PS, i]
-        at = y * width + i * 64
-        if at + 64 <= flat.shape[0]:  # past the row: the next one's bytes, as they are
-            or_at_bits(flat, at, e, EAST)
-            or_at_bits(flat, at, s, SOUTH)
-            continue
-        for b in range(flat.shape[0] - at):  # the band's last word
-            ub = _U64(b)
-            flat[at + b] |= np.uint8(((e >> ub) & _1) | (((s >> ub) & _1) << _1))
+def _or_flags(flat: np.ndarray, at: int, east: np.uint64, south: np.uint64) -> None:
+    """``flat[at + i] |= EAST`` where bit i of ``east`` is set, ``SOUTH``
+    where bit i of ``south`` is (``flat``: the band's rows, one after
+    another)."""
+    if at + 64 <= flat.shape[0]:  # past the row: the next one's bytes, ORed with nothing
+        or_at_bits(flat, at, east, EAST)
+        or_at_bits(flat, at, south, SOUTH)
+        return
+    for b in range(flat.shape[0] - at):  # the band's last word
+        ub = _U64(b)
+        flat[at + b] |= np.uint8(((east >> ub) & _1) | (((south >> ub) & _1) << _1))
 
 
 @_njit
@@ -195,7 +193,7 @@ def band_braid(
     lkey = loop_key(key, band)
     nw = (width + 63) // 64
     pad = np.empty(64, np.uint8)
-    pl = np.zeros((_PLANES, nw + 1), np.uint64)  # a zero word after each plane's last
+    pl = np.zeros((nw + 1, _PLANES), np.uint64)  # word i of each plane: pl[i]; then a zero word
     flat = rows.reshape(-1)
     codes = np.empty(height * width + 64, np.uint8)  # each cell's draw as 4 bits, row by row
     for c in range(height * width):  # vectorised
@@ -208,51 +206,50 @@ def band_braid(
         )
     tail = _U64(width - (nw - 1) * 64)  # the columns of the last word
     for i in range(nw):
-        pl[_NOPEN, i] = _bits(doors, i * 64, pad, 1)
-        pl[_E0, i] = _bits(flat, i * 64, pad, EAST)
-        pl[_S0, i] = _bits(flat, i * 64, pad, SOUTH)
+        pl[i, _NOPEN] = _bits(doors, i * 64, pad, 1)
+        pl[i, _E0] = _bits(flat, i * 64, pad, EAST)
+        pl[i, _S0] = _bits(flat, i * 64, pad, SOUTH)
     for y in range(height):
         last = y == height - 1
-        for i in range(nw):
+        for i in range(nw):  # the next row's flags, this row's draws and its dead ends
             at = (y + 1) * width + i * 64
-            pl[_E1, i] = _Z if last else _bits(flat, at, pad, EAST)
-            pl[_S1, i] = _Z if last else _bits(flat, at, pad, SOUTH)
+            pl[i, _E1] = _Z if last else _bits(flat, at, pad, EAST)
+            pl[i, _S1] = _Z if last else _bits(flat, at, pad, SOUTH)
             at = y * width + i * 64
-            pl[_OK, i] = bits_of(codes, at, 1)
-            pl[_H31, i] = bits_of(codes, at, 2)
+            pl[i, _OK] = bits_of(codes, at, 1)
+            pl[i, _H31] = bits_of(codes, at, 2)
             below_1 = bits_of(codes, at, 4)
             below_2 = bits_of(codes, at, 8)
-            pl[_K3A, i] = ~below_1 & below_2
-            pl[_K3B, i] = ~below_2
-            pl[_GOES_E, i] = _Z
-        for i in range(nw):  # the dead ends, as the rows above left them
+            pl[i, _K3A] = ~below_1 & below_2
+            pl[i, _K3B] = ~below_2
+            pl[i, _GOES_E] = _Z
             valid = _ALL if i < nw - 1 else (_ALL >> (_U64(64) - tail))
-            pl[_E1, i] &= valid
-            pl[_S1, i] &= valid
-            pl[_E0, i] &= valid
-            pl[_S0, i] &= valid
-            pl[_AD, i] = _one_of(pl[_NOPEN, i], pl[_S0, i], pl[_E0, i], _west(pl, _E0, i, _1)) & valid
+            pl[i, _E1] &= valid
+            pl[i, _S1] &= valid
+            pl[i, _E0] &= valid  # row 0's (the others come from _E1)
+            pl[i, _S0] &= valid
+            pl[i, _AD] = _one_of(pl[i, _NOPEN], pl[i, _S0], pl[i, _E0], _west(pl, _E0, i, _1)) & valid
         for i in range(nw):  # each dead end's choice, with its west neighbour dead (A) or not (B)
             valid = _ALL if i < nw - 1 else (_ALL >> (_U64(64) - tail))
             inside_e = valid if i < nw - 1 else (valid >> _1)  # the last column has no east neighbour
             inside_w = _ALL if i > 0 else ~_1
-            cn = (_Z if y == 0 else valid) & ~pl[_NOPEN, i]
-            cs = (_Z if last else valid) & ~pl[_S0, i]
+            cn = (_Z if y == 0 else valid) & ~pl[i, _NOPEN]
+            cs = (_Z if last else valid) & ~pl[i, _S0]
             cw = inside_w & valid & ~_west(pl, _E0, i, _1)
-            ce = inside_e & ~pl[_E0, i]
-            ds = _Z if last else _one_of(pl[_S0, i], pl[_S1, i], pl[_E1, i], _west(pl, _E1, i, _1)) & valid
-            qn = cn & pl[_FD, i]
+            ce = inside_e & ~pl[i, _E0]
+            ds = _Z if last else _one_of(pl[i, _S0], pl[i, _S1], pl[i, _E1], _west(pl, _E1, i, _1)) & valid
+            qn = cn & pl[i, _FD]
             qs = cs & ds
             qe = ce & _east(pl, _AD, i)
-            h31, k3a, k3b = pl[_H31, i], pl[_K3A, i], pl[_K3B, i]
-            pl[_AN, i], pl[_AS, i], pl[_AW, i], pl[_AE, i] = _choose(
+            h31, k3a, k3b = pl[i, _H31], pl[i, _K3A], pl[i, _K3B]
+            pl[i, _AN], pl[i, _AS], pl[i, _AW], pl[i, _AE] = _choose(
                 cn, cs, cw, ce, qn, qs, cw, qe, h31, k3a, k3b
             )
-            pl[_BN, i], pl[_BS, i], pl[_BW, i], pl[_BE, i] = _choose(
+            pl[i, _BN], pl[i, _BS], pl[i, _BW], pl[i, _BE] = _choose(
                 cn, cs, cw, ce, qn, qs, _Z, qe, h31, k3a, k3b
             )
-            pl[_WD, i] = _west(pl, _AD, i, _1)
-            pl[_CAND, i] = pl[_AD, i] & pl[_OK, i] & (cn | cs | cw | ce)
+            pl[i, _WD] = _west(pl, _AD, i, _1)
+            pl[i, _CAND] = pl[i, _AD] & pl[i, _OK] & (cn | cs | cw | ce)
         # Which candidates open east, E: a recurrence along the row, solved bitwise.  A candidate
         # is still a dead end unless the one before it, at x - 1, opened east; its west neighbour
         # is a dead end (WD) unless a candidate (braided or opened into), or opened into by a
@@ -262,30 +259,29 @@ def band_braid(
             changed = _Z
             for i in range(nw):
                 c1 = _west(pl, _CAND, i, _1)
-                still = pl[_CAND, i] & ~(c1 & _west(pl, _GOES_E, i, _1))
-                wd = pl[_WD, i] & ~c1 & ~_west(pl, _GOES_E, i, _2)
-                e = still & ((wd & pl[_AE, i]) | (~wd & pl[_BE, i]))
-                changed |= e ^ pl[_GOES_E, i]
-                pl[_GOES_E, i] = e
-                pl[_BR, i] = still
-                pl[_WDR, i] = wd
+                still = pl[i, _CAND] & ~(c1 & _west(pl, _GOES_E, i, _1))
+                wd = pl[i, _WD] & ~c1 & ~_west(pl, _GOES_E, i, _2)
+                e = still & ((wd & pl[i, _AE]) | (~wd & pl[i, _BE]))
+                changed |= e ^ pl[i, _GOES_E]
+                pl[i, _GOES_E] = e
+                pl[i, _BR] = still
+                pl[i, _WDR] = wd
             if changed == _Z:
                 break
         for i in range(nw):  # the sides opened
-            br, wd = pl[_BR, i], pl[_WDR, i]
-            pl[_SN, i] = br & ((wd & pl[_AN, i]) | (~wd & pl[_BN, i]))
-            pl[_SS, i] = br & ((wd & pl[_AS, i]) | (~wd & pl[_BS, i]))
-            pl[_SW, i] = br & ((wd & pl[_AW, i]) | (~wd & pl[_BW, i]))
-            pl[_SE, i] = br & ((wd & pl[_AE, i]) | (~wd & pl[_BE, i]))
-        for i in range(nw):  # the next row's planes
-            pl[_FD, i] = pl[_AD, i] & ~pl[_BR, i] & ~_west(pl, _SE, i, _1) & ~_east(pl, _SW, i)
-            pl[_NOPEN, i] = pl[_S0, i] | pl[_SS, i]
-            pl[_PS, i] |= pl[_SN, i]
-        if y > 0:
-            _unpack(flat, y - 1, width, pl)
-        for i in range(nw):
-            pl[_PE, i] = pl[_SE, i] | _east(pl, _SW, i)
-            pl[_PS, i] = pl[_SS, i]
-            pl[_E0, i] = pl[_E1, i]
-            pl[_S0, i] = pl[_S1, i]
-    _unpack(flat, height - 1, width, pl)
+            br, wd = pl[i, _BR], pl[i, _WDR]
+            pl[i, _SN] = br & ((wd & pl[i, _AN]) | (~wd & pl[i, _BN]))
+            pl[i, _SS] = br & ((wd & pl[i, _AS]) | (~wd & pl[i, _BS]))
+            pl[i, _SW] = br & ((wd & pl[i, _AW]) | (~wd & pl[i, _BW]))
+            pl[i, _SE] = br & ((wd & pl[i, _AE]) | (~wd & pl[i, _BE]))
+        for i in range(nw):  # the row above's flags written; the next row's planes
+            if y > 0:
+                _or_flags(flat, (y - 1) * width + i * 64, pl[i, _PE], pl[i, _PS] | pl[i, _SN])
+            pl[i, _PE] = pl[i, _SE] | _east(pl, _SW, i)
+            pl[i, _PS] = pl[i, _SS]
+            pl[i, _FD] = pl[i, _AD] & ~pl[i, _BR] & ~_west(pl, _SE, i, _1) & ~_east(pl, _SW, i)
+            pl[i, _NOPEN] = pl[i, _S0] | pl[i, _SS]
+            pl[i, _E0] = pl[i, _E1]
+            pl[i, _S0] = pl[i, _S1]
+    for i in range(nw):
+        _or_flags(flat, (height - 1) * width + i * 64, pl[i, _PE], pl[i, _PS])
