@@ -418,6 +418,57 @@ def _or_at_bits_typer(typingctx: Any, bytes_: Any, start: Any, bits: Any, flag: 
 or_at_bits = _intrinsic(_or_at_bits_typer, _or_at_bits_twin)
 
 
+def _load_u64_twin(bytes_: np.ndarray, start: Int64) -> np.uint64:
+    """The little-endian uint64 of ``bytes_[start : start + 8]``."""
+    return _U64(int.from_bytes(bytes(bytes_[start : start + 8]), "little"))
+
+
+def _load_u64_typer(typingctx: Any, bytes_: Any, start: Any) -> tuple[Any, _Codegen]:
+    """The uint64 of the 8 bytes of ``bytes_`` (C-contiguous uint8) from
+    ``start``, at any alignment (little-endian: x86)."""
+    from llvmlite import ir
+    from numba import types
+
+    if not (isinstance(bytes_, types.Array) and bytes_.dtype == types.uint8 and bytes_.layout == "C"):
+        return None  # type: ignore[return-value]  # numba: no such signature
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        pointer = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        return builder.load(pointer, align=1)
+
+    return types.uint64(bytes_, types.int64), codegen
+
+
+load_u64 = _intrinsic(_load_u64_typer, _load_u64_twin)
+
+
+def _store_u64_twin(bytes_: np.ndarray, start: Int64, value: np.uint64) -> None:
+    """``bytes_[start : start + 8]`` = the little-endian bytes of ``value``."""
+    bytes_[start : start + 8] = np.frombuffer(int(value).to_bytes(8, "little"), np.uint8)
+
+
+def _store_u64_typer(typingctx: Any, bytes_: Any, start: Any, value: Any) -> tuple[Any, _Codegen]:
+    """Write the uint64 ``value`` into the 8 bytes of ``bytes_`` (C-contiguous
+    uint8) from ``start``, at any alignment (little-endian: x86)."""
+    from llvmlite import ir
+    from numba import types
+
+    if not (isinstance(bytes_, types.Array) and bytes_.dtype == types.uint8 and bytes_.layout == "C"):
+        return None  # type: ignore[return-value]  # numba: no such signature
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        pointer = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        builder.store(args[2], pointer, align=1)
+        return context.get_dummy_value()
+
+    return types.void(bytes_, types.int64, types.uint64), codegen
+
+
+store_u64 = _intrinsic(_store_u64_typer, _store_u64_twin)
+
+
 @_njit(inline="always")
 def _U(i: Int64) -> np.uint64:
     """An index known to be >= 0, as unsigned: numba then skips the code

@@ -29,7 +29,7 @@ from ._band_kernels import (
 )
 from ._eller_kernels import LR_PAD, _join, eller_rows, eller_sweep, row_draws
 from ._format import EAST, SOUTH
-from ._numba import _U, _U64, Int64, _mul_high, _njit, bits_of, lowest_bit
+from ._numba import _U64, Int64, _mul_high, _njit, bits_of, load_u64, lowest_bit, store_u64
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 ROOM_MAX_HEIGHT = 6
@@ -64,14 +64,6 @@ def _shifted(bits: np.uint64, shift: np.uint64) -> tuple[np.uint64, np.uint64]:
     return bits << shift, (bits >> _U64(1)) >> (_U64(63) - shift)
 
 
-@_njit(inline="always")
-def _span_bits(x0: Int64, n: Int64) -> tuple[Int64, np.uint64, np.uint64]:
-    """Columns ``x0 .. x0 + n - 1`` (n <= 63) as bits of words: the first
-    word's index, its mask and the next word's mask."""
-    lo, hi = _shifted((_U64(1) << _U64(n)) - _U64(1), _U64(x0 & 63))
-    return x0 >> 6, lo, hi
-
-
 @_njit
 def band_rooms(
     height: int, width: int, key: np.uint64, band: np.uint64, th: np.ndarray, rects: np.ndarray
@@ -88,7 +80,8 @@ def band_rooms(
     number ``2i + 1`` for the place (low: top row, high: left column); a
     room that would meet or touch (sides or corners) one placed before is
     left out (``taken``: the cells of the rooms placed and the cells around
-    them, a bit a cell); placing stops once the rooms hold ``T`` cells."""
+    them, a bit a cell, read and written 64 bits at any byte); placing stops
+    once the rooms hold ``T`` cells."""
     rows = height - 2  # rooms stay off the band's last two rows
     target = room_target(height, width, th)
     if rows < 2 or width < 2 or target == 0:
@@ -96,7 +89,8 @@ def band_rooms(
     attempts = room_capacity(height, width, th)  # at most one room an attempt
     if rects.shape[0] < attempts:
         raise ValueError("band_rooms: rects has fewer rows than room_capacity")
-    taken = np.zeros((rows + ROOM_MAX_HEIGHT, (width >> 6) + 2), np.uint64)  # rows past the band: free
+    stride = (width >> 3) + 16  # taken: a bit a cell, row r's column x at bit x of byte r * stride
+    taken = np.zeros((rows + ROOM_MAX_HEIGHT) * stride, np.uint8)  # rows past the band: free
     rkey = room_key(key, band)
     hmax = min(rows, ROOM_MAX_HEIGHT)
     wmax = min(width, ROOM_MAX_WIDTH)
@@ -112,12 +106,11 @@ def band_rooms(
         w = 2 + np.int64(((size >> _S32) * _U64(wmax - 1)) >> _S32)
         top = np.int64(((place & _LOW32) * _U64(rows - h + 1)) >> _S32)
         left = np.int64(((place >> _S32) * _U64(width - w + 1)) >> _S32)
-        word, lo, hi = _span_bits(left, w)
-        at = _U(word)  # unsigned indices: no code for negative ones
+        at = top * stride + (left >> 3)  # the 64 columns from 8 * (left // 8) on: the room's, and more
+        span = ((_U64(1) << _U64(w)) - _U64(1)) << _U64(left & 7)
         hit = _U64(0)
         for k in range(ROOM_MAX_HEIGHT):  # a fixed count of rows: no branch on the height
-            r = _U(top + k)
-            hit |= ((taken[r, at] & lo) | (taken[r, at + _U64(1)] & hi)) & (_U64(0) - _U64(k < h))
+            hit |= load_u64(taken, at + k * stride) & span & (_U64(0) - _U64(k < h))
         if hit:
             continue
         rects[n, 0] = top
@@ -130,15 +123,13 @@ def band_rooms(
             break
         x0 = left - np.int64(left > 0)  # the room and the cells around it, in the band
         x1 = left + w + np.int64(left + w < width)
-        word, lo, hi = _span_bits(x0, x1 - x0)
         y0 = top - np.int64(top > 0)
         rows_around = top + h + np.int64(top + h < rows) - y0
-        at = _U(word)
+        at = y0 * stride + (x0 >> 3)
+        span = ((_U64(1) << _U64(x1 - x0)) - _U64(1)) << _U64(x0 & 7)  # at most 10 + 7 bits
         for k in range(ROOM_MAX_HEIGHT + 2):  # a fixed count of rows again (taken is padded below)
-            keep = _U64(0) - _U64(k < rows_around)
-            r = _U(y0 + k)
-            taken[r, at] |= lo & keep
-            taken[r, at + _U64(1)] |= hi & keep
+            keep = span & (_U64(0) - _U64(k < rows_around))
+            store_u64(taken, at + k * stride, load_u64(taken, at + k * stride) | keep)
     return n
 
 
