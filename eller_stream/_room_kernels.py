@@ -57,13 +57,6 @@ def room_capacity(height: int, width: int, th: np.ndarray) -> Int64:
     return 16 + room_target(height, width, th) // 5
 
 
-@_njit(inline="always")
-def _shifted(bits: np.uint64, shift: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """``bits`` shifted left by ``shift`` (0 .. 63) across two words: the
-    low word and the high one (no shift by 64 for ``shift`` 0)."""
-    return bits << shift, (bits >> _U64(1)) >> (_U64(63) - shift)
-
-
 @_njit
 def band_rooms(
     height: int, width: int, key: np.uint64, band: np.uint64, th: np.ndarray, rects: np.ndarray
@@ -140,28 +133,28 @@ ABOVE_TOP = 4  # it lies above a room's top row: its south wall opens only if it
 TOP_EAST = 8  # it lies in a room's top row, its east wall inside the room: its set joins the next cell's
 
 
-_BYTES = _U64(0x0101010101010101)
-_ALL = _U64(0xFFFFFFFFFFFFFFFF)  # bit 0 of each of a word's 8 bytes
+_BYTES = _U64(0x0101010101010101)  # bit 0 of each of a word's 8 bytes
+_ALL = _U64(0xFFFFFFFFFFFFFFFF)
 
 
 @_njit(inline="always")
-def _or_bytes(row: np.ndarray, x: Int64, bits: np.uint64) -> None:
-    """OR the 8 bytes ``bits`` into a row of words of bytes, from byte ``x``."""
-    lo, hi = _shifted(bits, _U64(8 * (x & 7)))
-    row[x >> 3] |= lo
-    row[(x >> 3) + 1] |= hi
+def _or_bytes(flat: np.ndarray, at: Int64, bits: np.uint64) -> None:
+    """OR the 8 bytes ``bits`` (little-endian) into ``flat[at : at + 8]``."""
+    store_u64(flat, at, load_u64(flat, at) | bits)
 
 
 @_njit
 def _room_cells(height: int, width: int, rects: np.ndarray, n: int, meets: np.ndarray) -> np.ndarray:
-    """The bits (``IN_EAST``, ``IN_SOUTH``, ``ABOVE_TOP``, ``TOP_EAST``) of a band's ``n``
-    rooms ``rects``, a byte a cell (row y: ``[y, :width]``), and 1 in
-    ``meets[y]`` (``height + ROOM_MAX_HEIGHT`` entries, zeros) for a row
-    that holds room cells or lies above a room's top.  A room's row is at
-    most 8 cells: one word of bytes, ORed in at its column (the array is
-    padded), and a room writes a fixed ``ROOM_MAX_HEIGHT`` rows, masked to
-    its height: no loop of a room's own size."""
-    words = np.zeros((height + ROOM_MAX_HEIGHT, (width + ROOM_MAX_WIDTH) // 8 + 2), np.uint64)
+    """The bits (``IN_EAST``, ``IN_SOUTH``, ``ABOVE_TOP``, ``TOP_EAST``) of
+    a band's ``n`` rooms ``rects``, a byte a cell (row y: ``[y, :width]``;
+    64 bytes more a row), and 1 in ``meets[y]`` (``height + ROOM_MAX_HEIGHT``
+    entries, zeros) for a row that holds room cells or lies above a room's
+    top.  A room's row is at most 8 cells: 8 bytes, ORed in at its column
+    as one word, and a room writes a fixed ``ROOM_MAX_HEIGHT`` rows, masked
+    to its height: no loop of a room's own size."""
+    stride = width + 64
+    cells = np.zeros((height + ROOM_MAX_HEIGHT, stride), np.uint8)
+    flat = cells.reshape(-1)
     for j in range(n):
         top, left, h, w = rects[j, 0], rects[j, 1], rects[j, 2], rects[j, 3]
         east = _BYTES >> _U64(8 * (9 - w))  # the room's row but its last cell (w >= 2)
@@ -170,12 +163,11 @@ def _room_cells(height: int, width: int, rects: np.ndarray, n: int, meets: np.nd
             inside = _U64(k < h)
             south = every * _U64(IN_SOUTH) * _U64(k < h - 1)
             joins = east * _U64(TOP_EAST) * _U64(k == 0)
-            _or_bytes(words[top + k], left, (east * _U64(IN_EAST) | south | joins) * inside)
+            _or_bytes(flat, (top + k) * stride + left, (east * _U64(IN_EAST) | south | joins) * inside)
             meets[top + k] |= np.uint8(inside)
         if top > 0:
-            _or_bytes(words[top - 1], left, every * _U64(ABOVE_TOP))
+            _or_bytes(flat, (top - 1) * stride + left, every * _U64(ABOVE_TOP))
             meets[top - 1] = 1
-    cells: np.ndarray = words.view(np.uint8)  # byte x of a word is cell x: little-endian, like numba
     return cells
 
 
