@@ -36,6 +36,7 @@ MAZES = {
     "loops 0.5 + rooms 0.1": {"loops": 0.5, "rooms": 0.1},
     "loops 0.5 + rooms 0.2": {"loops": 0.5, "rooms": 0.2},
     "loops 0.5 + rooms 0.3": {"loops": 0.5, "rooms": 0.3},
+    "loops 1 + rooms 0.3": {"loops": 1.0, "rooms": 0.3},
 }
 
 

@@ -105,22 +105,20 @@ def _choose(
     ps = qs | (cs & ~q)
     pw = qw | (cw & ~q)
     pe = qe | (ce & ~q)
-    sab = pn ^ ps
+    sab = pn ^ ps  # of N and S, how many: sab + 2 * cab
     cab = pn & ps
     x1 = sab ^ pw  # of N, S and W, how many: x1 + 2 * x2
     x2 = cab | (sab & pw)
-    e0 = ~(x1 | x2)
     e1 = x1 & ~x2
     e2 = x2 & ~x1
     two = (e2 & ~pe) | (e1 & pe)
     three = (x1 & x2) | (e2 & pe)
-    k1 = (two & h31) | (three & k3a)
-    k2 = three & k3b
-    k0 = ~(k1 | k2)
-    sn = pn & k0
-    ss = ps & ((k0 & ~pn) | (k1 & pn))
-    sw = pw & ((k0 & ~(pn | ps)) | (k1 & sab) | (k2 & cab))
-    se = pe & ((k0 & e0) | (k1 & e1) | (k2 & e2))
+    k_lo = (two & h31) | (three & k3a)  # k = k_lo + 2 * k_hi
+    k_hi = three & k3b
+    sn = pn & ~(k_lo | k_hi)  # a side is taken when k is the count of the pool's sides before it
+    ss = ps & ~k_hi & ~(k_lo ^ pn)
+    sw = pw & ~(k_hi ^ cab) & ~(k_lo ^ sab)
+    se = pe & ~(k_hi ^ x2) & ~(k_lo ^ x1)
     return sn, ss, sw, se
 
 
