@@ -29,7 +29,7 @@ import numpy as np
 from ._band_kernels import LOOP_SALT, TH_DOOR_ABOVE, TH_LOOP, seam_doors
 from ._format import EAST, SOUTH
 from ._numba import _U64, _njit, bits_of, or_at_bits
-from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
+from ._rng import _GOLDEN, _LOW32, _S32, DRAW_STEP, draw_point, mix64
 
 
 @_njit(inline="always")
@@ -194,8 +194,10 @@ def band_braid(
     pl = np.zeros((nw + 1, _PLANES), np.uint64)  # word i of each plane: pl[i]; then a zero word
     flat = rows.reshape(-1)
     codes = np.empty(height * width + 64, np.uint8)  # each cell's draw as 4 bits, row by row
-    for c in range(height * width):  # vectorised
-        d = random_bits(lkey, _U64(c))
+    point = draw_point(lkey, _Z)
+    for c in range(height * width):  # vectorised: random_bits(lkey, c), a sum a cell
+        d = mix64(point)
+        point += DRAW_STEP
         codes[c] = np.uint8(
             (((d & _LOW32) - loop_below) >> _63)  # _OK
             | ((d >> _63) << _1)  # _H31

@@ -71,9 +71,21 @@ def seed_key(seed: int) -> np.uint64:
 
 
 @_njit(inline="always")
+def draw_point(key: np.uint64, counter: np.uint64) -> np.uint64:
+    """What :func:`random_bits` hashes for draw ``counter`` of the maze
+    ``key``.  The next draw's is this plus ``DRAW_STEP``: a loop over
+    consecutive draws adds instead of multiplying (a third of the hash's
+    multiplications)."""
+    return _U64(key) + _U64(counter) * _GOLDEN
+
+
+DRAW_STEP = _GOLDEN
+
+
+@_njit(inline="always")
 def random_bits(key: np.uint64, counter: np.uint64) -> np.uint64:
     """The 64 random bits of draw number ``counter`` of the maze ``key``."""
-    return mix64(_U64(key) + _U64(counter) * _GOLDEN)
+    return mix64(draw_point(key, counter))
 
 
 @_njit(inline="always")
