@@ -163,47 +163,19 @@ def _or_flags(flat: np.ndarray, at: int, east: np.uint64, south: np.uint64) -> N
         flat[at + b] |= np.uint8(((east >> ub) & _1) | (((south >> ub) & _1) << _1))
 
 
-@_njit
-def band_braid(
-    rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray, doors: np.ndarray, above: np.ndarray
+@_njit(inline="always")
+def _scan(
+    flat: np.ndarray,
+    doors: np.ndarray,
+    codes: np.ndarray,
+    pad: np.ndarray,
+    pl: np.ndarray,
+    height: int,
+    width: int,
+    nw: int,
 ) -> None:
-    """Open loops in the whole band ``rows`` (``(band_height, width)``) of
-    band ``band``, in place; nothing when ``th[TH_LOOP]`` is 0.  ``doors``
-    (``width`` entries) is scratch: it takes the doors of seam ``band``,
-    read off ``above`` (the band above's last row, whose south walls open at
-    exactly those doors) when it is given (``width`` entries, else empty).
-
-    Row y is scanned in passes over its words, after rows 0 .. y - 1: its
-    dead ends and each one's choice in both cases of its west neighbour;
-    which candidates open east (a pass for each cell of the longest run of
-    candidates, and one more); the sides opened; the next row's planes.  A
-    row's flags are written once the row below is scanned (which may open
-    its south walls)."""
-    loop_below = _U64(th[TH_LOOP])
-    if loop_below == _Z:
-        return
-    height, width = rows.shape
-    if above.shape[0] == width:
-        for x in range(width):
-            doors[x] = (above[x] >> 1) & 1
-    else:
-        seam_doors(doors, key, _U64(band), th[TH_DOOR_ABOVE])
-    lkey = loop_key(key, band)
-    nw = (width + 63) // 64
-    pad = np.empty(64, np.uint8)
-    pl = np.zeros((nw + 1, _PLANES), np.uint64)  # word i of each plane: pl[i]; then a zero word
-    flat = rows.reshape(-1)
-    codes = np.empty(height * width + 64, np.uint8)  # each cell's draw as 4 bits, row by row
-    point = draw_point(lkey, _Z)
-    for c in range(height * width):  # vectorised: random_bits(lkey, c), a sum a cell
-        d = mix64(point)
-        point += DRAW_STEP
-        codes[c] = np.uint8(
-            (((d & _LOW32) - loop_below) >> _63)  # _OK
-            | ((d >> _63) << _1)  # _H31
-            | ((((d >> _S32) - _K3_1) >> _63) << _2)  # k < 1 of three
-            | ((((d >> _S32) - _K3_2) >> _63) << _3)  # k < 2 of three
-        )
+    """The scan of :func:`band_braid`, row by row, on ``nw`` words a row
+    (inlined twice: with ``nw`` 1, a constant, for rows of up to 64 cells)."""
     tail = _U64(width - (nw - 1) * 64)  # the columns of the last word
     for i in range(nw):
         pl[i, _NOPEN] = _bits(doors, i * 64, pad, 1)
@@ -285,3 +257,50 @@ def band_braid(
             pl[i, _S0] = pl[i, _S1]
     for i in range(nw):
         _or_flags(flat, (height - 1) * width + i * 64, pl[i, _PE], pl[i, _PS])
+
+
+@_njit
+def band_braid(
+    rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray, doors: np.ndarray, above: np.ndarray
+) -> None:
+    """Open loops in the whole band ``rows`` (``(band_height, width)``) of
+    band ``band``, in place; nothing when ``th[TH_LOOP]`` is 0.  ``doors``
+    (``width`` entries) is scratch: it takes the doors of seam ``band``,
+    read off ``above`` (the band above's last row, whose south walls open at
+    exactly those doors) when it is given (``width`` entries, else empty).
+
+    Row y is scanned in passes over its words, after rows 0 .. y - 1: its
+    dead ends and each one's choice in both cases of its west neighbour;
+    which candidates open east (a pass for each cell of the longest run of
+    candidates, and one more); the sides opened; the next row's planes.  A
+    row's flags are written once the row below is scanned (which may open
+    its south walls)."""
+    loop_below = _U64(th[TH_LOOP])
+    if loop_below == _Z:
+        return
+    height, width = rows.shape
+    if above.shape[0] == width:
+        for x in range(width):
+            doors[x] = (above[x] >> 1) & 1
+    else:
+        seam_doors(doors, key, _U64(band), th[TH_DOOR_ABOVE])
+    lkey = loop_key(key, band)
+    nw = (width + 63) // 64
+    pad = np.empty(64, np.uint8)
+    pl = np.zeros((nw + 1, _PLANES), np.uint64)  # word i of each plane: pl[i]; then a zero word
+    flat = rows.reshape(-1)
+    codes = np.empty(height * width + 64, np.uint8)  # each cell's draw as 4 bits, row by row
+    point = draw_point(lkey, _Z)
+    for c in range(height * width):  # vectorised: random_bits(lkey, c), a sum a cell
+        d = mix64(point)
+        point += DRAW_STEP
+        codes[c] = np.uint8(
+            (((d & _LOW32) - loop_below) >> _63)  # _OK
+            | ((d >> _63) << _1)  # _H31
+            | ((((d >> _S32) - _K3_1) >> _63) << _2)  # k < 1 of three
+            | ((((d >> _S32) - _K3_2) >> _63) << _3)  # k < 2 of three
+        )
+    if nw == 1:  # the same scan, its loops over words gone
+        _scan(flat, doors, codes, pad, pl, height, width, 1)
+    else:
+        _scan(flat, doors, codes, pad, pl, height, width, nw)
