@@ -28,7 +28,7 @@ import numpy as np
 
 from ._band_kernels import LOOP_SALT, TH_DOOR_ABOVE, TH_LOOP, seam_doors
 from ._format import EAST, SOUTH
-from ._numba import _U64, _njit, bits_of, or_at_bits
+from ._numba import _U64, _njit, bits_of, low_bits, or_at_bits
 from ._rng import _GOLDEN, _LOW32, _S32, DRAW_STEP, draw_point, mix64
 
 
@@ -176,7 +176,6 @@ def _scan(
 ) -> None:
     """The scan of :func:`band_braid`, row by row, on ``nw`` words a row
     (inlined twice: with ``nw`` 1, a constant, for rows of up to 64 cells)."""
-    tail = _U64(width - (nw - 1) * 64)  # the columns of the last word
     for i in range(nw):
         pl[i, _NOPEN] = _bits(doors, i * 64, pad, 1)
         pl[i, _E0] = _bits(flat, i * 64, pad, EAST)
@@ -195,14 +194,14 @@ def _scan(
             pl[i, _K3A] = ~below_1 & below_2
             pl[i, _K3B] = ~below_2
             pl[i, _GOES_E] = _Z
-            valid = _ALL if i < nw - 1 else (_ALL >> (_U64(64) - tail))
+            valid = low_bits(min(64, width - i * 64))
             pl[i, _E1] &= valid
             pl[i, _S1] &= valid
             pl[i, _E0] &= valid  # row 0's (the others come from _E1)
             pl[i, _S0] &= valid
             pl[i, _AD] = _one_of(pl[i, _NOPEN], pl[i, _S0], pl[i, _E0], _west(pl, _E0, i, _1)) & valid
         for i in range(nw):  # each dead end's choice, with its west neighbour dead (A) or not (B)
-            valid = _ALL if i < nw - 1 else (_ALL >> (_U64(64) - tail))
+            valid = low_bits(min(64, width - i * 64))
             inside_e = valid if i < nw - 1 else (valid >> _1)  # the last column has no east neighbour
             inside_w = _ALL if i > 0 else ~_1
             cn = (_Z if y == 0 else valid) & ~pl[i, _NOPEN]

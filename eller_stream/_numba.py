@@ -269,6 +269,33 @@ def _intrinsic(typer: Callable[..., tuple[Any, _Codegen]], twin: F) -> F:
     return cast(F, _stand_in(make, twin))
 
 
+def _is_bytes(array: Any) -> bool:
+    """Whether numba's type ``array`` is a C-contiguous uint8 array (what the
+    byte intrinsics below take)."""
+    from numba import types
+
+    return isinstance(array, types.Array) and array.dtype == types.uint8 and array.layout == "C"
+
+
+def _at(context: Any, builder: Any, signature: Any, args: Any, pointee: Any) -> Any:
+    """An intrinsic's pointer to element ``args[1]`` of its array ``args[0]``,
+    as a pointer to the llvmlite type ``pointee`` (no bounds check)."""
+    data = context.make_array(signature.args[0])(context, builder, args[0]).data
+    return builder.bitcast(builder.gep(data, [args[1]]), pointee.as_pointer())
+
+
+def _splat_byte(builder: Any, value: Any) -> Any:
+    """The low byte of the integer ``value`` in each lane of a 64-byte vector."""
+    from llvmlite import ir
+
+    vector = ir.VectorType(ir.IntType(8), 64)
+    one = builder.insert_element(
+        ir.Constant(vector, ir.Undefined), builder.trunc(value, ir.IntType(8)), ir.Constant(ir.IntType(32), 0)
+    )
+    lanes = ir.Constant(ir.VectorType(ir.IntType(32), 64), [0] * 64)
+    return builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined), lanes)
+
+
 def _prefetch_twin(array: np.ndarray, i: Int64) -> None:
     """A hint only: nothing to do when the kernels run as plain Python."""
 
@@ -281,15 +308,13 @@ def _prefetch_typer(typingctx: Any, array: Any, i: Any) -> tuple[Any, _Codegen]:
     from numba.core import cgutils
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        arraytype = signature.args[0]
-        data = context.make_array(arraytype)(context, builder, args[0]).data
-        pointer = builder.gep(data, [args[1]])  # no bounds check, no wrap-around: a hint only
+        pointer = _at(context, builder, signature, args, ir.IntType(8))  # no wrap-around: a hint only
         i8p = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         fn = cgutils.get_or_insert_function(
             builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0"
         )
-        builder.call(fn, [builder.bitcast(pointer, i8p), i32(0), i32(3), i32(1)])
+        builder.call(fn, [pointer, i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
 
     return types.void(array, i), codegen
@@ -354,22 +379,15 @@ def _bits_of_typer(typingctx: Any, bytes_: Any, start: Any, flag: Any) -> tuple[
     from llvmlite import ir
     from numba import types
 
-    if not (isinstance(bytes_, types.Array) and bytes_.dtype == types.uint8 and bytes_.layout == "C"):
+    if not _is_bytes(bytes_):
         return None  # type: ignore[return-value]  # numba: no such signature
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
         vector = ir.VectorType(ir.IntType(8), 64)
-        pointer = builder.bitcast(builder.gep(data, [args[1]]), vector.as_pointer())
-        loaded = builder.load(pointer, align=1)
-        flag = builder.trunc(args[2], ir.IntType(8))
-        flags = builder.insert_element(
-            ir.Constant(vector, ir.Undefined), flag, ir.Constant(ir.IntType(32), 0)
+        loaded = builder.load(_at(context, builder, signature, args, vector), align=1)
+        set_ = builder.icmp_unsigned(
+            "!=", builder.and_(loaded, _splat_byte(builder, args[2])), ir.Constant(vector, [0] * 64)
         )
-        flags = builder.shuffle_vector(
-            flags, ir.Constant(vector, ir.Undefined), ir.Constant(ir.VectorType(ir.IntType(32), 64), [0] * 64)
-        )
-        set_ = builder.icmp_unsigned("!=", builder.and_(loaded, flags), ir.Constant(vector, [0] * 64))
         return builder.bitcast(set_, ir.IntType(64))
 
     return types.uint64(bytes_, types.int64, types.int64), codegen
@@ -393,23 +411,15 @@ def _or_at_bits_typer(typingctx: Any, bytes_: Any, start: Any, bits: Any, flag: 
     from llvmlite import ir
     from numba import types
 
-    if not (isinstance(bytes_, types.Array) and bytes_.dtype == types.uint8 and bytes_.layout == "C"):
+    if not _is_bytes(bytes_):
         return None  # type: ignore[return-value]  # numba: no such signature
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
         vector = ir.VectorType(ir.IntType(8), 64)
-        pointer = builder.bitcast(builder.gep(data, [args[1]]), vector.as_pointer())
-        loaded = builder.load(pointer, align=1)
+        pointer = _at(context, builder, signature, args, vector)
         where = builder.bitcast(args[2], ir.VectorType(ir.IntType(1), 64))
-        flag = builder.trunc(args[3], ir.IntType(8))
-        flags = builder.insert_element(
-            ir.Constant(vector, ir.Undefined), flag, ir.Constant(ir.IntType(32), 0)
-        )
-        lanes = ir.Constant(ir.VectorType(ir.IntType(32), 64), [0] * 64)
-        flags = builder.shuffle_vector(flags, ir.Constant(vector, ir.Undefined), lanes)
-        added = builder.select(where, flags, ir.Constant(vector, [0] * 64))
-        builder.store(builder.or_(loaded, added), pointer, align=1)
+        added = builder.select(where, _splat_byte(builder, args[3]), ir.Constant(vector, [0] * 64))
+        builder.store(builder.or_(builder.load(pointer, align=1), added), pointer, align=1)
         return context.get_dummy_value()
 
     return types.void(bytes_, types.int64, types.uint64, types.int64), codegen
@@ -429,13 +439,11 @@ def _load_u64_typer(typingctx: Any, bytes_: Any, start: Any) -> tuple[Any, _Code
     from llvmlite import ir
     from numba import types
 
-    if not (isinstance(bytes_, types.Array) and bytes_.dtype == types.uint8 and bytes_.layout == "C"):
+    if not _is_bytes(bytes_):
         return None  # type: ignore[return-value]  # numba: no such signature
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        pointer = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
-        return builder.load(pointer, align=1)
+        return builder.load(_at(context, builder, signature, args, ir.IntType(64)), align=1)
 
     return types.uint64(bytes_, types.int64), codegen
 
@@ -454,13 +462,11 @@ def _store_u64_typer(typingctx: Any, bytes_: Any, start: Any, value: Any) -> tup
     from llvmlite import ir
     from numba import types
 
-    if not (isinstance(bytes_, types.Array) and bytes_.dtype == types.uint8 and bytes_.layout == "C"):
+    if not _is_bytes(bytes_):
         return None  # type: ignore[return-value]  # numba: no such signature
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        pointer = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
-        builder.store(args[2], pointer, align=1)
+        builder.store(args[2], _at(context, builder, signature, args, ir.IntType(64)), align=1)
         return context.get_dummy_value()
 
     return types.void(bytes_, types.int64, types.uint64), codegen
@@ -474,3 +480,9 @@ def _U(i: Int64) -> np.uint64:
     """An index known to be >= 0, as unsigned: numba then skips the code
     that wraps negative indices around (a few instructions per access)."""
     return _U64(i)
+
+
+@_njit(inline="always")
+def low_bits(n: Int64) -> np.uint64:
+    """A uint64 with its ``n`` low bits set, 1 <= n <= 64 (no shift by 64)."""
+    return _U64(0xFFFFFFFFFFFFFFFF) >> _U64(64 - n)

@@ -29,7 +29,7 @@ from ._band_kernels import (
 )
 from ._eller_kernels import LR_PAD, _join, eller_rows, eller_sweep, row_draws
 from ._format import EAST, SOUTH
-from ._numba import _U64, Int64, _mul_high, _njit, bits_of, load_u64, lowest_bit, store_u64
+from ._numba import _U64, Int64, _mul_high, _njit, bits_of, load_u64, low_bits, lowest_bit, store_u64
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 ROOM_MAX_HEIGHT = 6
@@ -134,7 +134,6 @@ TOP_EAST = 8  # it lies in a room's top row, its east wall inside the room: its 
 
 
 _BYTES = _U64(0x0101010101010101)  # bit 0 of each of a word's 8 bytes
-_ALL = _U64(0xFFFFFFFFFFFFFFFF)
 
 
 @_njit(inline="always")
@@ -253,7 +252,7 @@ def _band_with_rooms(
             continue
         at = y * row_bytes
         for i in range((width + 63) // 64):  # its room tops joined, left to right
-            joins = bits_of(flat_cells, at + i * 64, TOP_EAST) & (_ALL >> _U64(max(0, 64 - (width - i * 64))))
+            joins = bits_of(flat_cells, at + i * 64, TOP_EAST) & low_bits(min(64, width - i * 64))
             while joins != _U64(0):
                 x = i * 64 + lowest_bit(np.int64(joins))
                 joins &= joins - _U64(1)
