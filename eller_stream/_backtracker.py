@@ -91,12 +91,9 @@ def backtracker(
     if isinstance(out, (str, os.PathLike)):
         out = _new_npy(os.fspath(out), (height, width))  # reserved on disk, zeroed
     else:
-        if out is not None:
-            check_grid_buffer("out", out, (height, width))
-        else:
-            out = np.empty((height, width), np.uint8)
-        out[...] = 0
-    call(backtracker_kernel, out.reshape(-1), width, height, seed_key(seed))
+        out = np.empty((height, width), np.uint8) if out is None else out
+        check_grid_buffer("out", out, (height, width))[...] = 0
+    call(backtracker_kernel, out.view(np.ndarray).reshape(-1), width, height, seed_key(seed))
     if isinstance(out, np.memmap):
         out.flush()
     return out

@@ -92,12 +92,13 @@ class BandedStream(RowStream):
     @property
     def row(self) -> int:
         """The number of the next row the stream hands out."""
-        return self._next_row()
+        return self._committed()[0]
 
     @property
     def rows_emitted(self) -> int:
         """Rows handed out so far, the closing row included."""
-        return self._next_row() - self._start + self._closed
+        row, closed = self._committed()
+        return row - self._start + closed
 
     def __repr__(self) -> str:
         return f"BandedStream({self._maze!r}, start={self._start}, rows_emitted={self.rows_emitted})"

@@ -160,14 +160,12 @@ def growing_tree(
     seed = check_seed(seed)
     if (width + 2) * (height + 2) >= 2**31:
         raise ValueError(f"(width + 2) * (height + 2) must be below 2**31, got {width} x {height}")
-    if out is not None:
-        check_grid_buffer("out", out, (height, width))
-    else:
-        out = np.empty((height, width), np.uint8)
+    out = np.empty((height, width), np.uint8) if out is None else out
+    buf = check_grid_buffer("out", out, (height, width))
     work = _framed_work(width, height)
     active = np.empty(width * height + 1, np.int32)
     _run_kernel(work, active, width, height, seed_key(seed), weights)
-    np.bitwise_and(work[1:-1, 1:-1], EAST | SOUTH, out=out)
+    np.bitwise_and(work[1:-1, 1:-1], EAST | SOUTH, out=buf)
     return out
 
 

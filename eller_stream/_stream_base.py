@@ -111,8 +111,15 @@ class RowStream(Iterator[np.ndarray]):
         """True once :meth:`finish` has emitted the closing row."""
         return self._closed
 
+    def _committed(self) -> tuple[int, bool]:
+        """The counter of the next row and whether the stream is closed, as one
+        call left them (read under the lock: a reader never sees a call's
+        attributes half assigned)."""
+        with self._lock:
+            return self._next_row(), self._closed
+
     def _next_row(self) -> int:
-        """The counter of the next row to hand out."""
+        """The counter of the next row to hand out (the lock held)."""
         if self._block is None:
             return self._gen.row
         return self._gen.row - int(self._block.shape[0]) + self._pos
@@ -166,26 +173,25 @@ class RowStream(Iterator[np.ndarray]):
         (4, 6)
         """
         n = check_int("n", n, 0)
-        if out is not None:
-            check_grid_buffer("out", out, (n, self._width))
+        buf = None if out is None else check_grid_buffer("out", out, (n, self._width))
         with self._lock:
             self._check_open("take rows")
             if n > self._end - self._next_row():
                 raise ValueError(f"n={n} would take the stream past {self._end_text()}")
-            if out is None:
-                out = np.empty((n, self._width), np.uint8)
+            if buf is None:
+                buf = np.empty((n, self._width), np.uint8)
             block, pos, gen = self._block, self._pos, self._gen
             done = 0
             if block is not None:
                 done = min(n, block.shape[0] - pos)
-                out[:done] = block[pos : pos + done]
+                buf[:done] = block[pos : pos + done]
             if done < n:
-                gen = self._fill(gen, out[done:])
+                gen = self._fill(gen, buf[done:])
             if block is not None and pos + done < block.shape[0]:
                 self._pos = pos + done
             else:
                 self._gen, self._before, self._block, self._pos = gen, None, None, 0
-            return out
+            return buf if out is None else out
 
     def _end_text(self) -> str:
         return f"its {self._end} rows"

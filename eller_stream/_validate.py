@@ -74,8 +74,10 @@ def check_row_range(start: object, stop: object) -> tuple[int, int]:
     return first, end
 
 
-def check_grid_buffer(name: str, out: object, shape: tuple[int, ...]) -> None:
-    """``out`` must be a writeable, C-contiguous uint8 array of ``shape``."""
+def check_grid_buffer(name: str, out: object, shape: tuple[int, ...]) -> np.ndarray:
+    """``out`` must be a writeable, C-contiguous uint8 array of ``shape``;
+    returns it as a plain ``ndarray`` view to write through (a subclass such
+    as ``np.matrix`` indexes differently; ``np.memmap`` writes the same)."""
     if not isinstance(out, np.ndarray):
         raise TypeError(f"{name} must be a numpy array, got {type(out).__name__}")
     if out.dtype != np.uint8:
@@ -84,6 +86,7 @@ def check_grid_buffer(name: str, out: object, shape: tuple[int, ...]) -> None:
         raise ValueError(f"{name} must have shape {shape}, got {out.shape}")
     if not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError(f"{name} must be C-contiguous and writeable")
+    return out.view(np.ndarray)
 
 
 def check_rows(name: str, rows: object, width: int | None = None) -> np.ndarray:

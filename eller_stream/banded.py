@@ -274,17 +274,17 @@ class InfiniteMaze:
         start, stop = check_row_range(start, stop)
         n = stop - start
         if out is None:
-            out = par.alloc((n, self._width), np.uint8, f"stop - start = {n} rows of width {self._width}")
+            out = buf = par.alloc((n, self._width), np.uint8, f"stop - start = {n} rows of width {self._width}")
         else:
-            check_grid_buffer("out", out, (n, self._width))
+            buf = check_grid_buffer("out", out, (n, self._width))
         if not self._plain:
-            self._level_rows(start, out)
+            self._level_rows(start, buf)
             return out
         head = min(n, -start % self._band)  # the rows before the first whole band
         if head:
-            fill(self._kernel, self._seek(start), out[:head])
+            fill(self._kernel, self._seek(start), buf[:head])
         if head < n:
-            self._bands(start + head, out[head:])
+            self._bands(start + head, buf[head:])
         return out
 
     def _bands(self, row: int, out: np.ndarray, level: bool = False) -> None:

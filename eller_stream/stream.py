@@ -102,13 +102,15 @@ class EllerStream(RowStream):
     @property
     def rows_emitted(self) -> int:
         """Rows handed out so far, the closing row included."""
-        return self._next_row() + self._closed
+        row, closed = self._committed()
+        return row + closed
 
     def __repr__(self) -> str:
+        row, closed = self._committed()
         return (
             f"EllerStream(width={self._width}, seed={self._seed}, horizontal={self._horizontal}, "
-            f"vertical={self._vertical}, rows_emitted={self.rows_emitted}"
-            f"{', closed' if self._closed else ''})"
+            f"vertical={self._vertical}, rows_emitted={row + closed}"
+            f"{', closed' if closed else ''})"
         )
 
     # -- the kernel --------------------------------------------------------

@@ -201,3 +201,28 @@ def test_endpoints_off_their_edge_are_refused(start, end, name, error):
         es.write_png(io.BytesIO(), grid, start=start, end=end)
     with pytest.raises(error, match=re.escape(name)):
         es.svg(grid, start=start, end=end)
+
+
+@pytest.mark.parametrize(
+    "fill",
+    [
+        lambda out: es.InfiniteMaze(7, band=4, seed=2).rows(-3, 6, out=out),
+        lambda out: es.InfiniteMaze(7, band=4, seed=2, loops=0.5, rooms=0.3).rows(-3, 6, out=out),
+        lambda out: es.EllerStream(7, 2).take(9, out=out),
+        lambda out: es.backtracker(7, 9, seed=2, out=out),
+        lambda out: es.growing_tree(7, 9, seed=2, out=out),
+    ],
+    ids=["rows", "level-rows", "take", "backtracker", "growing_tree"],
+)
+@pytest.mark.parametrize("kind", ["matrix", "memmap"])
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+def test_an_ndarray_subclass_as_out_is_filled_like_an_array(fill, kind, tmp_path):
+    """``out=np.asmatrix(...)`` raised IndexError (issue 32): a subclass of the
+    right shape and dtype is filled exactly as a plain array is."""
+    if kind == "matrix":
+        out = np.asmatrix(np.zeros((9, 7), np.uint8))
+    else:
+        out = np.memmap(tmp_path / "m.bin", np.uint8, mode="w+", shape=(9, 7))
+    got = fill(out)
+    assert got is out
+    np.testing.assert_array_equal(np.asarray(out), fill(np.zeros((9, 7), np.uint8)))

@@ -13,6 +13,7 @@ oracle of naive.py).
 from __future__ import annotations
 
 import collections
+import itertools
 import linecache
 import sys
 import threading
@@ -359,3 +360,52 @@ def test_threads_sharing_a_stream_get_each_row_once(width):
         at = resumed.rows_emitted
         if at + 2 < total:
             np.testing.assert_array_equal(resumed.take(2), whole[at : at + 2])
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: es.EllerStream(9, 5), lambda: es.InfiniteMaze(9, band=4, seed=5).stream(-3)]
+)
+def test_rows_emitted_read_by_another_thread_never_falls(make):
+    """A reader of ``rows_emitted`` and ``row`` sees one committed state: the
+    counters never go backwards while four threads take rows (issue 32)."""
+    stream = make()
+    stop, errors, seen = threading.Event(), [], []
+    start = threading.Barrier(5)
+
+    def worker(i: int) -> None:
+        try:
+            start.wait()
+            for j in range(300):
+                if (i + j) % 3 == 0:
+                    stream.take(1 + j % 7)
+                elif (i + j) % 3 == 1:
+                    next(stream)
+                else:
+                    stream.checkpoint()
+        except BaseException as exc:
+            errors.append(exc)
+
+    def reader() -> None:
+        start.wait()
+        while not stop.is_set():
+            seen.append((stream.rows_emitted, getattr(stream, "row", stream.rows_emitted)))
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
+        watcher = threading.Thread(target=reader)
+        for t in [*threads, watcher]:
+            t.start()
+        for t in threads:
+            t.join()
+        stop.set()
+        watcher.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert errors == []
+    emitted = [e for e, _ in seen]
+    rows = [r for _, r in seen]
+    assert len(seen) > 10
+    assert all(a <= b for a, b in itertools.pairwise(emitted)), "rows_emitted fell"
+    assert all(a <= b for a, b in itertools.pairwise(rows)), "row fell"
