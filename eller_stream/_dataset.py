@@ -28,7 +28,7 @@ import numpy as np
 
 from . import _parallel as par
 from ._generators import generator
-from ._validate import MAX_WIDTH, check_int
+from ._validate import MAX_CHUNKS, MAX_WIDTH, check_int
 from .analysis import solve, suggest_endpoints
 
 __all__ = ["MAX_MAZES", "SEED_STRIDE", "Dataset", "dataset"]
@@ -102,12 +102,18 @@ def make_block(
 
 
 def _chunk_sizes(n: int, chunks: object) -> tuple[int, ...]:
+    """The chunks' sizes along the first axis: at most ``MAX_CHUNKS`` (as
+    :func:`~eller_stream.to_dask`), none empty."""
     if isinstance(chunks, tuple):
+        if len(chunks) > MAX_CHUNKS:
+            raise ValueError(f"chunks must be at most {MAX_CHUNKS} sizes, got {len(chunks)}")
         sizes = tuple(check_int("chunks", c, 0) for c in chunks)
         if sum(sizes) != n:
             raise ValueError(f"chunks must add up to n = {n}, got {sum(sizes)}")
         return tuple(c for c in sizes if c) or (0,)  # no empty chunk (dask's cumsum trips on one)
     per = check_int("chunks", chunks, 1)
+    if -(-n // per) > MAX_CHUNKS:
+        raise ValueError(f"chunks={per} cuts n = {n} mazes into over {MAX_CHUNKS} chunks: give larger chunks")
     return (per,) * (n // per) + (n % per,) * (n % per > 0) or (0,)
 
 

@@ -18,6 +18,7 @@ ROW_LIMIT = 2**63  # the banded maze's rows are numbered in [-ROW_LIMIT, ROW_LIM
 # The tallest band: reaching a row replays the rows above it in its band,
 # at most MAX_BAND - 1 of them (about 5 ns a cell: 0.03 s at width 80).
 MAX_BAND = 2**16
+MAX_CHUNKS = 1 << 24  # more chunks than this is a Dask graph no scheduler should be handed
 
 
 def check_int(name: str, value: object, low: int, high: int | None = None) -> int:

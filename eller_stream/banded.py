@@ -45,6 +45,7 @@ from ._validate import (
 __all__ = ["DEFAULT_DOORS", "MAX_BAND", "ROW_LIMIT", "BandedStream", "InfiniteMaze"]
 
 _MASK64 = 2**64 - 1
+MAX_ROOM_BANDS = 1 << 18  # the bands one room_rects call places rooms in (about 2 s)
 
 
 class InfiniteMaze:
@@ -368,6 +369,11 @@ class InfiniteMaze:
         int64 array of ``(top_row, left_col, height, width)`` (absolute
         rows), band by band, each band's in the order they were placed.
 
+        A call places the rooms of at most :data:`MAX_ROOM_BANDS` bands (a
+        ``ValueError`` past that: ask for the rows in parts).  A room of the
+        band that holds row ``-2**63`` or ``2**63 - 1`` may reach past it: it
+        is cut to the rows that exist.
+
         >>> import eller_stream as es
         >>> maze = es.InfiniteMaze(30, band=10, seed=1, rooms=0.2)
         >>> rects = maze.room_rects(0, 10)
@@ -377,16 +383,31 @@ class InfiniteMaze:
         start, stop = check_row_range(start, stop)
         k, w = self._band, self._width
         found = [np.empty((0, 4), np.int64)]
-        if self._whole:
-            for b in range(start // k, (stop - 1) // k + 1):
-                th = self._ths(b, 1)[0]
-                if th[bk.TH_ROOM] == 0:
-                    continue
-                rects = np.empty((call(rk.room_capacity, k, w, th), 4), np.int64)
-                n = call(rk.band_rooms, k, w, self._key, np.uint64(b & _MASK64), th, rects)
-                rects = rects[:n]
-                rects[:, 0] += b * k
-                found.append(rects[(rects[:, 0] < stop) & (rects[:, 0] + rects[:, 2] > start)])
+        first, last = start // k, (stop - 1) // k
+        if not self._whole or k < 4:  # rooms are 2 rows or more, off a band's last two rows
+            return found[0]
+        if last - first + 1 > MAX_ROOM_BANDS:
+            raise ValueError(
+                f"rows {start} to {stop} cross {last - first + 1} bands of {k}: room_rects places "
+                f"the rooms of at most {MAX_ROOM_BANDS} bands a call"
+            )
+        for b in range(first, last + 1):
+            th = self._ths(b, 1)[0]
+            if th[bk.TH_ROOM] == 0:
+                continue
+            rects = np.empty((call(rk.room_capacity, k, w, th), 4), np.int64)
+            rects = rects[: call(rk.band_rooms, k, w, self._key, np.uint64(b & _MASK64), th, rects)]
+            # in rows of the band (Python ints: the band's first row may lie before -2**63)
+            lo, hi = start - b * k, stop - b * k
+            rects = rects[(rects[:, 0] < hi) & (rects[:, 0] + rects[:, 2] > lo)]
+            # cut to the rows that exist, [-2**63, 2**63)
+            bottom = np.minimum(rects[:, 0] + rects[:, 2], min(k, ROW_LIMIT - b * k))
+            rects[:, 0] = np.maximum(rects[:, 0], max(0, -ROW_LIMIT - b * k))
+            rects[:, 2] = bottom - rects[:, 0]
+            half = b * k // 2  # b * k itself may lie below -2**63: added in two halves
+            rects[:, 0] += half
+            rects[:, 0] += b * k - half
+            found.append(rects)
         return np.ascontiguousarray(np.concatenate(found))
 
     def random(self, start: int, stop: int, salt: int = 0) -> np.ndarray:

@@ -32,13 +32,12 @@ import numpy as np
 from ._backend import backend
 from ._params import BandParams
 from ._schedule import Schedule
-from ._validate import ROW_LIMIT, check_int, check_row_range
+from ._validate import MAX_CHUNKS, ROW_LIMIT, check_int, check_row_range
 from .banded import InfiniteMaze
 
 __all__ = ["CHUNK_BYTES", "FORMAT", "band_chunks", "read_zarr_maze", "to_dask", "write_zarr"]
 
 CHUNK_BYTES = 8 << 20  # the least bytes a chunk holds by default (when bands are smaller)
-MAX_CHUNKS = 1 << 24  # more chunks than this is a graph no scheduler should be handed
 FORMAT = "eller_stream.InfiniteMaze.rows/1"  # the Zarr attribute "format" of write_zarr's stores
 HINT = "pip install 'eller_stream[dask]'"
 
@@ -313,7 +312,17 @@ def _write_local(target: str, write: Any, overwrite: bool) -> None:
         os.rename(temp, target)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
-        shutil.rmtree(old, ignore_errors=True)
+        _remove(old)
+
+
+def _remove(path: str) -> None:
+    """Remove what ``write_zarr`` set aside at ``path``, whatever it is: a
+    store's folder, a file or a symlink (not followed), or nothing."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
 
 
 def read_zarr_maze(path: str | os.PathLike[str]) -> tuple[InfiniteMaze, int, int]:

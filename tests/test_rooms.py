@@ -96,6 +96,37 @@ def test_room_rects_of_a_range():
         maze.room_rects(0.5, 5)
 
 
+def test_room_rects_of_a_long_range_answer_at_once():
+    """``room_rects(0, 10**9)`` at band 2 never answered (issue 32): bands too
+    short for a room answer at once; a range past ``MAX_ROOM_BANDS`` bands is
+    a ValueError, as ``rows()`` refuses a range it cannot make."""
+    assert es.InfiniteMaze(30, band=2, seed=1, rooms=0.5).room_rects(0, 10**9).shape == (0, 4)
+    maze = es.InfiniteMaze(30, band=4, seed=1, rooms=0.5)
+    limit = es.banded.MAX_ROOM_BANDS
+    assert len(maze.room_rects(0, 4 * limit)) > 0
+    with pytest.raises(ValueError, match=f"at most {limit} bands"):
+        maze.room_rects(0, 4 * limit + 1)
+
+
+@pytest.mark.parametrize("band", [4, 5, 7, 16, 33])
+@pytest.mark.parametrize("end", ["first", "last"])
+def test_room_rects_at_the_ends_of_the_maze_are_cut_to_its_rows(band, end):
+    """``room_rects(-2**63, ...)`` raised OverflowError for a band that is not
+    a power of two (issue 32): the rooms of the end bands are the model's,
+    cut to the rows ``[-2**63, 2**63)``."""
+    maze = es.InfiniteMaze(30, band=band, seed=5, rooms=0.6)
+    start, stop = (-(2**63), -(2**63) + 3 * band) if end == "first" else (2**63 - 3 * band, 2**63)
+    rects = maze.room_rects(start, stop)
+    expected = []
+    for b in range(start // band, (stop - 1) // band + 1):
+        for t, x, h, w in rooms_reference(30, band, 5, b, 0.6):
+            top, bottom = b * band + t, b * band + t + h
+            if top < stop and bottom > start:  # it meets the range: kept, cut to the maze's rows
+                top, bottom = max(top, -(2**63)), min(bottom, 2**63)
+                expected.append((top, x, bottom - top, w))
+    assert expected and [tuple(r) for r in rects.tolist()] == expected
+
+
 def test_the_room_share_is_about_rooms():
     for rooms, low, high in [(0.1, 0.08, 0.13), (0.3, 0.22, 0.32)]:
         rects = es.InfiniteMaze(80, 32, seed=1, rooms=rooms).room_rects(0, 32 * 50)

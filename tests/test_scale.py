@@ -148,6 +148,7 @@ def test_the_graph_is_named_by_the_maze_and_rows():
         (lambda: es.dataset(2, 4, 4, solutions=1), TypeError, "solutions must be a bool"),
         (lambda: es.dataset(4, 4, 4, chunks=0), ValueError, "chunks must be"),
         (lambda: es.dataset(4, 4, 4, chunks=(1, 2)), ValueError, "chunks must add up to n = 4"),
+        (lambda: es.dataset(2**32, 4, 4, chunks=1), ValueError, "chunks=1 cuts n = 4294967296 mazes into over"),
     ],
 )
 def test_bad_input_is_named(call, error, match):
@@ -196,6 +197,23 @@ def test_zarr_refuses_to_replace_unless_asked(tmp_path):
     es.write_zarr(path, big, 0, 9, overwrite=True)
     assert es.read_zarr_maze(path) == (big, 0, 9)
     assert sorted(os.listdir(tmp_path)) == ["m.zarr"]
+
+
+@pytest.mark.parametrize("kind", ["file", "symlink"])
+def test_overwriting_a_file_or_symlink_leaves_nothing_beside_the_store(tmp_path, kind):
+    """A file or symlink replaced by ``overwrite=True`` left a hidden ``.old``
+    beside the store (issue 32)."""
+    path, elsewhere = tmp_path / "m.zarr", tmp_path / "kept.txt"
+    elsewhere.write_text("not ours")
+    if kind == "file":
+        path.write_text("a file")
+    else:
+        path.symlink_to(elsewhere)
+    maze = es.InfiniteMaze(5, band=2, seed=1)
+    es.write_zarr(path, maze, 0, 4, overwrite=True)
+    assert es.read_zarr_maze(path) == (maze, 0, 4)
+    assert sorted(os.listdir(tmp_path)) == ["kept.txt", "m.zarr"]
+    assert elsewhere.read_text() == "not ours"  # the link's target is not touched
 
 
 def test_a_failed_write_leaves_nothing(tmp_path, monkeypatch):
