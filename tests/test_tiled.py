@@ -256,3 +256,112 @@ def test_the_cli_refuses_in_one_line(tmp_path, args, match):
     assert done.returncode == 2
     assert done.stderr.startswith("eller-stream: error: ") and match in done.stderr
     assert done.stderr.count("\n") == 1 and os.listdir(tmp_path) == []
+
+
+# --- values as the readers see them (issue 32) ---------------------------------------------------
+
+
+def read_props(path: pathlib.Path) -> list[tuple[str, dict, dict]]:
+    """(object name, object properties, map properties) of the first object,
+    by every reader of the file: pytiled-parser, and pytmx for a finite .tmx."""
+    found = []
+    tiled_map = pytiled_parser.parse_map(path)
+    (obj,) = tiled_map.layers[1].tiled_objects
+    found.append((obj.name, dict(obj.properties), dict(tiled_map.properties)))
+    if path.suffix == ".tmx" and not tiled_map.infinite:
+        tmx = pytmx.TiledMap(str(path))
+        (obj,) = list(tmx.objects)
+        found.append((obj.name, dict(obj.properties), dict(tmx.properties)))
+    return found
+
+
+def one_object(path: pathlib.Path, props: dict, name: str = "k", **kwargs: object) -> None:
+    obj = {"name": name, "row": 1, "column": 2, "properties": props}
+    es.write_tiled(path, es.eller(4, 4, seed=1), objects=[obj], **kwargs)
+
+
+NUMPY_VALUES = [
+    (np.float64(0.5), 0.5),
+    (np.float32(0.1), float(np.float32(0.1))),
+    (np.float16(-2.5), -2.5),
+    (np.int64(-3), -3),
+    (np.int8(7), 7),
+    (np.uint64(2**40), 2**40),
+    (np.bool_(True), True),
+    (np.bool_(False), False),
+    (np.str_("gem"), "gem"),
+]
+
+
+@pytest.mark.parametrize("ext", ["tmj", "tmx"])
+def test_numpy_scalars_are_written_as_python_values(tmp_path, ext):
+    path = tmp_path / f"v.{ext}"
+    maze = es.InfiniteMaze(4, band=4, seed=1)
+    gold = maze.random(0, 4, salt=1)[1, 2]  # the README's recipe: a float64 of maze.random
+    props = {f"p{i}": value for i, (value, _) in enumerate(NUMPY_VALUES)} | {"gold": gold}
+    obj = {"name": np.str_("k"), "row": np.int64(1), "column": np.uint8(2), "properties": props}
+    es.write_tiled(path, maze.rows(0, 4), objects=[obj], first_row=np.int64(0), description=np.str_("d"))
+    expect = {f"p{i}": value for i, (_, value) in enumerate(NUMPY_VALUES)} | {"gold": float(gold)}
+    for name, got, map_props in read_props(path):
+        assert name == "k" and map_props["description"] == "d" and map_props["first_row"] == 0
+        assert {k: got[k] for k in expect} == expect
+        assert {k: type(got[k]) for k in expect} == {k: type(v) for k, v in expect.items()}
+        assert (got["row"], got["column"]) == (1, 2)
+
+
+BAD_TEXT = ["\x00", "\x01", "\x08", "\x0b", "\x0c", "\x1f", "\ud800", "\udfff", "\ufffe", "\uffff"]
+
+
+@pytest.mark.parametrize("ext", ["tmj", "tmx"])
+@pytest.mark.parametrize("bad", BAD_TEXT)
+@pytest.mark.parametrize(
+    ("where", "match"),
+    [
+        ("name", r"objects\[0\] name"),
+        ("key", r"objects\[0\] property name"),
+        ("value", r"objects\[0\] property 'p'"),
+        ("description", r"description"),
+    ],
+)
+def test_text_no_xml_parser_reads_is_refused(tmp_path, ext, bad, where, match):
+    path = tmp_path / f"v.{ext}"
+    path.write_bytes(b"old")
+    text = f"a{bad}b"
+    obj = {"name": text if where == "name" else "k", "row": 1, "column": 2}
+    obj["properties"] = {text: 1} if where == "key" else {"p": text if where == "value" else "x"}
+    kwargs = {"description": text} if where == "description" else {}
+    with pytest.raises(ValueError, match=match + r".*" + f"U\\+{ord(bad):04X}"):
+        es.write_tiled(path, es.eller(4, 4, seed=1), objects=[obj], **kwargs)
+    assert os.listdir(tmp_path) == ["v." + ext] and path.read_bytes() == b"old"  # left as it was
+
+
+@pytest.mark.parametrize("ext", ["tmj", "tmx"])
+@pytest.mark.parametrize(
+    "value", [float("nan"), float("inf"), -float("inf"), np.float32("nan"), np.longdouble("1e4000")]
+)
+def test_a_float_that_is_not_finite_is_refused(tmp_path, ext, value):
+    with pytest.raises(ValueError, match=r"objects\[0\] property 'gold' must be a finite float"):
+        one_object(tmp_path / f"v.{ext}", {"gold": value})
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("ext", ["tmj", "tmx"])
+@pytest.mark.parametrize(
+    "value", [-(2**63) - 1, 2**64, 10**5000, np.complex128(1j)], ids=["below", "2**64", "10**5000", "complex"]
+)
+def test_an_int_past_64_bits_or_another_type_is_refused(tmp_path, ext, value):
+    error = TypeError if isinstance(value, np.complexfloating) else ValueError
+    with pytest.raises(error, match=r"objects\[0\] property 'n' must be"):
+        one_object(tmp_path / f"v.{ext}", {"n": value})
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("ext", ["tmj", "tmx"])
+def test_what_xml_allows_round_trips(tmp_path, ext):
+    """Tab, LF, CR (alone and as CRLF), DEL, C1 controls and the last
+    code points XML allows come back as written, in every field."""
+    text = "a\tb\nc\rd\r\ne \x7f\x85\x9f\ud7ff\ue000\ufffd\U00010000\U0010ffff &<>\"' ]]>"
+    path = tmp_path / f"v.{ext}"
+    one_object(path, {text: text, "": ""}, name=text, description=text)
+    for name, got, map_props in read_props(path):
+        assert name == text and got[text] == text and got[""] == "" and map_props["description"] == text
