@@ -34,7 +34,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -42,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ._atomic import write_bytes
-from ._validate import ROW_LIMIT, check_int
+from ._validate import ROW_LIMIT, check_int, check_xml_text
 from .analysis import _check_grid, suggest_endpoints
 from .render import tiles
 
@@ -52,32 +51,12 @@ TILE = 8  # pixels a side of a tile
 CHUNK = 16  # tiles a side of a chunk of an infinite map
 FLOOR, WALL = 1, 2  # gids
 _VERSION, _TILED_VERSION = "1.10", "1.10.2"
-INT_LOW, INT_HIGH = -(2**63), 2**64  # int properties: what int64 and uint64 hold
+_INT_LOW, _INT_HIGH = -(2**63), 2**64  # int properties: what int64 and uint64 hold
 
 Property = tuple[str, str, Any]  # name, Tiled type, value
 
-# What XML 1.0 has no character for (not even as &#...;): C0 controls but tab,
-# LF and CR; lone surrogates; U+FFFE and U+FFFF.  JSON could carry them, but
-# one rule for both formats: a .tmj converts to a .tmx and back.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
-
-def check_text(field: str, value: object) -> str:
-    """``value`` as a plain str that both formats carry exactly: a
-    ValueError naming ``field`` for a character XML 1.0 has no place for."""
-    if not isinstance(value, str):
-        raise TypeError(f"{field} must be a str, got {type(value).__name__}: {value!r}")
-    bad = _NOT_XML.search(value)
-    if bad is not None:
-        raise ValueError(
-            f"{field} has U+{ord(bad.group()):04X} at index {bad.start()}: a character no Tiled map"
-            " can hold (XML 1.0 allows tab, LF and CR of the controls, no lone surrogates,"
-            " no U+FFFE or U+FFFF)"
-        )
-    return str(value)
-
-
-def check_value(field: str, value: object) -> tuple[str, bool | int | float | str]:
+def _value(field: str, value: object) -> tuple[str, bool | int | float | str]:
     """(Tiled type, plain Python value) of a property value, numpy scalars
     included, or an error naming ``field``: the one check of every value
     either format writes."""
@@ -85,7 +64,7 @@ def check_value(field: str, value: object) -> tuple[str, bool | int | float | st
         return "bool", bool(value)
     if isinstance(value, (int, np.integer)):
         number = int(value)
-        if not INT_LOW <= number < INT_HIGH:  # the error leaves out a number too long to print
+        if not _INT_LOW <= number < _INT_HIGH:  # the error leaves out a number too long to print
             raise ValueError(
                 f"{field} must be an int in [-2**63, 2**64), got one of {number.bit_length()} bits"
             )
@@ -97,17 +76,15 @@ def check_value(field: str, value: object) -> tuple[str, bool | int | float | st
             raise ValueError(f"{field} must be a finite float (JSON has no NaN or inf), got {value!r}")
         return "float", real
     if isinstance(value, str):
-        return "string", check_text(field, value)
-    raise TypeError(
-        f"{field} must be a bool, int, float or str (or a numpy scalar of one), got {value!r}"
-    )
+        return "string", check_xml_text(field, value)
+    raise TypeError(f"{field} must be a bool, int, float or str (or a numpy scalar of one), got {value!r}")
 
 
 def _property(owner: str, name: object, value: object) -> Property:
     if not isinstance(name, str):
         raise TypeError(f"{owner} property names must be str, got {name!r}")
-    name = check_text(f"{owner} property name {name!r}", name)
-    kind, plain = check_value(f"{owner} property {name!r}", value)
+    name = check_xml_text(f"{owner} property name {name!r}", name)
+    kind, plain = _value(f"{owner} property {name!r}", value)
     return name, kind, plain
 
 
@@ -125,7 +102,7 @@ def _objects(
         unknown = sorted(set(obj) - {"name", "row", "column", "properties"})
         if missing or unknown:
             raise ValueError(f"{owner} needs name, row and column (and maybe properties): {obj!r}")
-        name = check_text(f"{owner} name", obj["name"])
+        name = check_xml_text(f"{owner} name", obj["name"])
         row = check_int(f"{owner} row", obj["row"], first_row, first_row + h - 1)
         column = check_int(f"{owner} column", obj["column"], 0, w - 1)
         props = obj.get("properties") or {}
@@ -230,7 +207,7 @@ def _tmj(m: _Map, objects: list[tuple[str, int, int, list[Property]]], descripti
 def _xml_props(parent: ET.Element, props: list[Property]) -> None:
     node = ET.SubElement(parent, "properties")
     for name, kind, value in props:
-        # plain values (check_value): repr gives a float's shortest exact digits
+        # plain values (_value): repr gives a float's shortest exact digits
         text = str(value).lower() if kind == "bool" else repr(value) if kind == "float" else str(value)
         ET.SubElement(node, "property", name=name, type=kind, value=text)
 
@@ -332,7 +309,7 @@ def write_tiled(
     if description is not None and not isinstance(description, str):
         raise TypeError(f"description must be a str or None, got {type(description).__name__}")
     if description is not None:
-        description = check_text("description", description)
+        description = check_xml_text("description", description)
     m = _Map(grid, first_row, bool(top), bool(infinite))
     write = _tmx if target.lower().endswith(".tmx") else _tmj
     write_bytes(target, write(m, found, description))

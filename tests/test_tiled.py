@@ -8,6 +8,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
@@ -365,3 +366,27 @@ def test_what_xml_allows_round_trips(tmp_path, ext):
     one_object(path, {text: text, "": ""}, name=text, description=text)
     for name, got, map_props in read_props(path):
         assert name == text and got[text] == text and got[""] == "" and map_props["description"] == text
+
+
+@pytest.mark.parametrize("ext", ["tmj", "tmx", "svg"])
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [(b"s\x01.json", "s\\x01.json"), (b"s\xff.json", "s\\udcff.json"), (b"s\t.json", "s\t.json")],
+)
+def test_the_cli_records_a_schedule_path_any_xml_holds(tmp_path, ext, name, shown):
+    """A schedule file's name goes into the description: a control
+    character or a byte that is not UTF-8 (a lone surrogate in Python) is
+    written as its escape, the map or picture still parses."""
+    (tmp_path / os.fsdecode(name)).write_text('{"0": {"loops": 0.1}}')
+    args = [b"render", b"-o", f"m.{ext}".encode(), b"--band", b"4", b"--rows", b"8", b"--schedule", name]
+    done = subprocess.run(
+        [sys.executable.encode(), b"-m", b"eller_stream", *args],
+        capture_output=True, env=ENV, timeout=120, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stderr == b""
+    if ext == "svg":
+        root = ET.parse(tmp_path / "m.svg").getroot()
+        description = root.find("{http://www.w3.org/2000/svg}metadata").text
+    else:
+        description = pytiled_parser.parse_map(tmp_path / f"m.{ext}").properties["description"]
+    assert description.endswith(f"--schedule {shown} --cell 8 --wall 2")
