@@ -22,6 +22,24 @@ infinite ones, raising); pytiled-parser and Tiled read both.  pytmx also
 refuses object properties named like an object's attributes (``x``,
 ``y``, ``width``, ``name``, ...).
 
+Property values are bool, int (in ``[-2**63, 2**64)``), finite float or
+str; numpy scalars of these (``np.float64``, ``np.int64``, ``np.bool_``,
+...) are written as the Python value.  Names, values and ``description``
+hold what XML can: a control character but tab, LF and CR (which come back
+as written), a lone surrogate, U+FFFE or U+FFFF is refused, NaN and inf too,
+in both formats alike: ValueError naming the field, before anything is
+written.  The file is replaced whole or not at all (``_atomic``).
+
+What is exact where: pytiled-parser reads a ``.tmj``'s numbers exactly
+(JSON integers; a reader whose numbers are doubles, as JavaScript's, rounds
+past 2**53).  It reads a ``.tmx``'s int properties and object positions
+through a float: int properties (``row``, ``first_row``, yours) are exact
+for magnitudes up to 2**53 (past it, the nearest double); an object of an
+infinite map lies at pixel y ``16*row + 8``, exact for rows in ``[-2**52,
+2**52)`` (row 2**52 reads one tile row off).  A finite map's positions are
+small, exact in every reader; pytmx reads int properties exactly; tiles and
+chunk coordinates are exact everywhere.
+
 >>> import os, tempfile, eller_stream as es
 >>> path = os.path.join(tempfile.mkdtemp(), "level.tmj")
 >>> es.write_tiled(path, es.eller(6, 4, seed=1), objects=[{"name": "key", "row": 2, "column": 3}])
@@ -267,7 +285,7 @@ def write_tiled(
     description: str | None = None,
 ) -> None:
     """Write ``grid`` as a Tiled map, JSON or XML by the extension of ``path``
-    (``.tmj`` or ``.tmx``), replaced whole or not at all (see the module).
+    (``.tmj`` or ``.tmx``), replaced whole or not at all.
 
     Parameters
     ----------
@@ -278,7 +296,8 @@ def write_tiled(
     objects : iterable of dict, optional
         Objects to place: dicts with ``name`` (str), ``row`` (absolute: from
         ``first_row`` to ``first_row + h - 1``), ``column`` and optionally
-        ``properties`` (a dict of bool, int, float or str values).
+        ``properties`` (a dict of bool, int, float or str values, numpy
+        scalars too; see the module for what is refused and what is exact).
     endpoints : bool
         Add the objects ``start`` and ``end`` at :func:`es.suggest_endpoints`.
     top : bool
@@ -289,7 +308,15 @@ def write_tiled(
     first_row : int
         The maze row of the grid's first row (``win.top`` for a window).
     description : str, optional
-        Text stored as the map property ``description``.
+        Text stored as the map property ``description`` (of characters XML
+        holds, as object names and properties).
+
+    Raises
+    ------
+    TypeError
+        For an argument, object or property value of the wrong kind.
+    ValueError
+        For a value out of range, text XML cannot hold, NaN or inf: naming it.
 
     >>> import os, tempfile, eller_stream as es
     >>> win = es.Window(es.InfiniteMaze(8, band=4, seed=2), row=1000)

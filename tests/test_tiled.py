@@ -8,10 +8,13 @@ import os
 import pathlib
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import eller_stream as es
 
@@ -390,3 +393,112 @@ def test_the_cli_records_a_schedule_path_any_xml_holds(tmp_path, ext, name, show
     else:
         description = pytiled_parser.parse_map(tmp_path / f"m.{ext}").properties["description"]
     assert description.endswith(f"--schedule {shown} --cell 8 --wall 2")
+
+
+# --- what is exact where: the documented bounds (module docstring, docs/games.md) ------------
+
+
+@pytest.mark.parametrize("ext", ["tmj", "tmx"])
+def test_int_properties_are_exact_to_the_documented_bounds(tmp_path, ext):
+    """Every reader reads 64-bit int properties exactly, but for
+    pytiled-parser's .tmx reader, which goes through a float: exact for
+    magnitudes up to 2**53 (the largest such value is), and past it the
+    nearest double."""
+    path = tmp_path / f"v.{ext}"
+    values = {"a": 2**53, "b": -(2**53), "c": 2**53 + 1, "d": -(2**63), "e": 2**64 - 1, "f": 2**63 - 1}
+    one_object(path, values)
+    for i, (_, got, _) in enumerate(read_props(path)):
+        by_float = ext == "tmx" and i == 0  # pytiled-parser's .tmx reader
+        for key, value in values.items():
+            assert got[key] == (int(float(value)) if by_float else value) and type(got[key]) is int
+    if ext == "tmx":
+        assert pytiled_parser.parse_map(path).layers[1].tiled_objects[0].properties["c"] == 2**53  # not exact
+
+
+@pytest.mark.parametrize("ext", ["tmj", "tmx"])
+def test_infinite_map_object_positions_are_exact_to_the_documented_bounds(tmp_path, ext):
+    """An object of an infinite map lies at pixel y = 16*row + 8: exact in
+    a .tmj everywhere; pytiled-parser reads a .tmx's positions through a
+    float, exact for rows in [-2**52, 2**52), and row 2**52 reads a tile
+    row off; its row property stays exact (up to 2**53)."""
+    maze = es.InfiniteMaze(3, band=4, seed=1)
+    for row, exact in [
+        (2**52 - 1, True),
+        (-(2**52), True),
+        (2**52, False),
+        (2**63 - 3, False),
+        (-(2**63), False),
+    ]:
+        path = tmp_path / f"v{row}.{ext}"
+        first = min(row, 2**63 - 3)
+        objects = [{"name": "k", "row": row, "column": 1}]
+        es.write_tiled(
+            path, maze.rows(first, first + 2), top=False, infinite=True, first_row=first, objects=objects
+        )
+        (obj,) = pytiled_parser.parse_map(path).layers[1].tiled_objects
+        y = obj.coordinates.y
+        if ext == "tmj" or exact:
+            assert y == 16 * row + 8 and (int(y) // TILE - 1) // 2 == row
+        else:
+            assert y != 16 * row + 8
+        if row == 2**52:
+            assert (int(y) // TILE - 1) // 2 == row - (ext == "tmx")  # one tile row off in a .tmx
+        if ext == "tmj" or abs(row) <= 2**53:
+            assert obj.properties["row"] == row
+
+
+# --- any allowed properties come back as written ----------------------------------------------
+
+TEXT = st.text(
+    st.characters(
+        exclude_categories=["Cs"],  # lone surrogates
+        exclude_characters=[chr(c) for c in range(32) if chr(c) not in "\t\n\r"] + ["\ufffe", "\uffff"],
+    ),
+    max_size=12,
+)
+INT64 = st.integers(-(2**63), 2**64 - 1)
+FLOAT = st.floats(allow_nan=False, allow_infinity=False)
+VALUE = st.one_of(
+    st.booleans(),
+    INT64,
+    FLOAT,
+    TEXT,
+    st.booleans().map(np.bool_),
+    st.integers(-(2**63), 2**63 - 1).map(np.int64),
+    st.integers(0, 2**64 - 1).map(np.uint64),
+    FLOAT.map(np.float64),
+    st.floats(width=32, allow_nan=False, allow_infinity=False).map(np.float32),
+    TEXT.map(np.str_),
+)
+
+
+def plain(value: object, by_float: bool) -> tuple[type, str]:
+    """What a reader gives back for ``value``, by type and repr (-0.0 too):
+    the Python value; an int through a float for pytiled-parser's .tmx."""
+    expect: object
+    if isinstance(value, (bool, np.bool_)):
+        expect = bool(value)
+    elif isinstance(value, (int, np.integer)):
+        expect = int(float(value)) if by_float else int(value)
+    elif isinstance(value, (float, np.floating)):
+        expect = float(value)
+    else:
+        expect = str(value)
+    return type(expect), repr(expect)
+
+
+@given(props=st.dictionaries(TEXT.map(lambda s: "p:" + s), VALUE, max_size=6), name=TEXT, description=TEXT)
+def test_any_allowed_properties_come_back_as_written(props, name, description):
+    """Both formats, every reader: names, values and the description come
+    back equal, of the same type.  Names are prefixed: pytmx refuses a
+    property named as one of its object's attributes (documented)."""
+    with tempfile.TemporaryDirectory() as folder:
+        for ext in ("tmj", "tmx"):
+            path = pathlib.Path(folder) / f"m.{ext}"
+            one_object(path, props, name=name, description=description)
+            for i, (got_name, got, map_props) in enumerate(read_props(path)):
+                by_float = ext == "tmx" and i == 0
+                assert got_name == name and map_props["description"] == description
+                assert set(got) == {"row", "column", *props}
+                for key, value in props.items():
+                    assert (type(got[key]), repr(got[key])) == plain(value, by_float)
