@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import secrets
 
 import numpy as np
@@ -103,3 +104,22 @@ def check_rows(name: str, rows: object, width: int | None = None) -> np.ndarray:
     if width is not None and rows.shape[1] != width:
         raise ValueError(f"{name} has width {rows.shape[1]}, expected {width}")
     return rows
+
+
+# What XML 1.0 has no character for, not even as &#...;: the C0 controls but
+# tab, LF and CR, lone surrogates, U+FFFE and U+FFFF (a .tmx, an SVG, and a
+# .tmj too: one rule for both Tiled formats, which convert into each other).
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def check_xml_text(name: str, value: object) -> str:
+    """Return ``value`` as a plain str that an XML document can hold."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}: {value!r}")
+    bad = NOT_XML.search(value)
+    if bad is not None:
+        raise ValueError(
+            f"{name} has U+{ord(bad.group()):04X} at index {bad.start()}, a character XML cannot hold"
+            " (of the controls it allows tab, LF and CR; no lone surrogates, no U+FFFE or U+FFFF)"
+        )
+    return str(value)

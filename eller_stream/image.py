@@ -33,7 +33,7 @@ import numpy as np
 
 from ._atomic import atomic_write
 from ._format import EAST, SOUTH
-from ._validate import check_int, check_rows
+from ._validate import check_int, check_rows, check_xml_text
 from .analysis import solve, suggest_endpoints
 
 __all__ = ["FLOOR", "PALETTE", "PATH", "WALL", "png_rows", "svg", "write_image", "write_png"]
@@ -368,7 +368,8 @@ def svg(
     path : numpy.ndarray, optional, keyword-only
         A ``(k, 2)`` array of ``(y, x)`` cells, drawn as a polyline.
     description : str, optional, keyword-only
-        Text for a ``<metadata>`` element.
+        Text for a ``<metadata>`` element, of characters XML holds (a
+        ValueError for a control but tab, LF and CR, a lone surrogate, U+FFFE, U+FFFF).
 
     >>> import eller_stream as es
     >>> text = es.svg(es.eller(3, 2, seed=1))
@@ -382,6 +383,7 @@ def svg(
         start = _edge_x("start", start, 0, w)
     if end is not None:
         end = _edge_x("end", end, h - 1, w)
+    description = None if description is None else check_xml_text("description", description)
     pitch = cell + wall
     px_w, px_h = image_size(w, h, cell, wall)
     half = wall / 2
@@ -409,7 +411,8 @@ def svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{px_w}" height="{px_h}" '
         f'viewBox="0 0 {px_w} {px_h}">',
         f"<title>maze {w} x {h}</title>",
-        *([] if description is None else [f"<metadata>{escape(description)}</metadata>"]),
+        # CR as a reference: a parser would read a bare one as LF
+        *([] if description is None else [f"<metadata>{escape(description, {chr(13): '&#13;'})}</metadata>"]),
         f'<rect width="{px_w}" height="{px_h}" fill="rgb{PALETTE[FLOOR]}"/>',
         f'<path d="{"".join(d)}" stroke="rgb{PALETTE[WALL]}" stroke-width="{wall}" '
         'stroke-linecap="square" fill="none"/>',

@@ -22,6 +22,24 @@ infinite ones, raising); pytiled-parser and Tiled read both.  pytmx also
 refuses object properties named like an object's attributes (``x``,
 ``y``, ``width``, ``name``, ...).
 
+Property values are bool, int (in ``[-2**63, 2**64)``), finite float or
+str; numpy scalars of these (``np.float64``, ``np.int64``, ``np.bool_``,
+...) are written as the Python value.  Names, values and ``description``
+hold what XML can: a control character but tab, LF and CR (which come back
+as written), a lone surrogate, U+FFFE or U+FFFF is refused, NaN and inf too,
+in both formats alike: ValueError naming the field, before anything is
+written.  The file is replaced whole or not at all (``_atomic``).
+
+What is exact where: pytiled-parser reads a ``.tmj``'s numbers exactly
+(JSON integers; a reader whose numbers are doubles, as JavaScript's, rounds
+past 2**53).  It reads a ``.tmx``'s int properties and object positions
+through a float: int properties (``row``, ``first_row``, yours) are exact
+for magnitudes up to 2**53 (past it, the nearest double); an object of an
+infinite map lies at pixel y ``16*row + 8``, exact for rows in ``[-2**52,
+2**52)`` (row 2**52 reads one tile row off).  A finite map's positions are
+small, exact in every reader; pytmx reads int properties exactly; tiles and
+chunk coordinates are exact everywhere.
+
 >>> import os, tempfile, eller_stream as es
 >>> path = os.path.join(tempfile.mkdtemp(), "level.tmj")
 >>> es.write_tiled(path, es.eller(6, 4, seed=1), objects=[{"name": "key", "row": 2, "column": 3}])
@@ -32,6 +50,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import os
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
@@ -40,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from ._atomic import write_bytes
-from ._validate import ROW_LIMIT, check_int
+from ._validate import ROW_LIMIT, check_int, check_xml_text
 from .analysis import _check_grid, suggest_endpoints
 from .render import tiles
 
@@ -50,18 +69,41 @@ TILE = 8  # pixels a side of a tile
 CHUNK = 16  # tiles a side of a chunk of an infinite map
 FLOOR, WALL = 1, 2  # gids
 _VERSION, _TILED_VERSION = "1.10", "1.10.2"
-_TYPES = ((bool, "bool"), (int, "int"), (float, "float"), (str, "string"))
+_INT_LOW, _INT_HIGH = -(2**63), 2**64  # int properties: what int64 and uint64 hold
 
 Property = tuple[str, str, Any]  # name, Tiled type, value
+
+
+def _value(field: str, value: object) -> tuple[str, bool | int | float | str]:
+    """(Tiled type, plain Python value) of a property value, numpy scalars
+    included, or an error naming ``field``: the one check of every value
+    either format writes."""
+    if isinstance(value, (bool, np.bool_)):
+        return "bool", bool(value)
+    if isinstance(value, (int, np.integer)):
+        number = int(value)
+        if not _INT_LOW <= number < _INT_HIGH:  # the error leaves out a number too long to print
+            raise ValueError(
+                f"{field} must be an int in [-2**63, 2**64), got one of {number.bit_length()} bits"
+            )
+        return "int", number
+    if isinstance(value, (float, np.floating)):
+        with np.errstate(over="ignore"):
+            real = float(value)  # a longdouble past a float's range is inf, refused next
+        if not math.isfinite(real):
+            raise ValueError(f"{field} must be a finite float (JSON has no NaN or inf), got {value!r}")
+        return "float", real
+    if isinstance(value, str):
+        return "string", check_xml_text(field, value)
+    raise TypeError(f"{field} must be a bool, int, float or str (or a numpy scalar of one), got {value!r}")
 
 
 def _property(owner: str, name: object, value: object) -> Property:
     if not isinstance(name, str):
         raise TypeError(f"{owner} property names must be str, got {name!r}")
-    for kind, tiled in _TYPES:
-        if isinstance(value, kind):
-            return name, tiled, value
-    raise TypeError(f"{owner} property {name!r} must be a bool, int, float or str, got {value!r}")
+    name = check_xml_text(f"{owner} property name {name!r}", name)
+    kind, plain = _value(f"{owner} property {name!r}", value)
+    return name, kind, plain
 
 
 def _objects(
@@ -78,8 +120,7 @@ def _objects(
         unknown = sorted(set(obj) - {"name", "row", "column", "properties"})
         if missing or unknown:
             raise ValueError(f"{owner} needs name, row and column (and maybe properties): {obj!r}")
-        if not isinstance(obj["name"], str):
-            raise TypeError(f"{owner} name must be a str, got {obj['name']!r}")
+        name = check_xml_text(f"{owner} name", obj["name"])
         row = check_int(f"{owner} row", obj["row"], first_row, first_row + h - 1)
         column = check_int(f"{owner} column", obj["column"], 0, w - 1)
         props = obj.get("properties") or {}
@@ -87,7 +128,7 @@ def _objects(
             raise TypeError(f"{owner} properties must be a dict, got {props!r}")
         given = [_property(owner, k, v) for k, v in props.items()]
         fixed = [(k, "int", v) for k, v in (("row", row), ("column", column)) if k not in props]
-        found.append((obj["name"], row, column, fixed + given))
+        found.append((name, row, column, fixed + given))
     return found
 
 
@@ -178,12 +219,13 @@ def _tmj(m: _Map, objects: list[tuple[str, int, int, list[Property]]], descripti
     doc.update(width=layer["width"], height=layer["height"], tilewidth=TILE, tileheight=TILE)
     doc.update(infinite=m.infinite, nextlayerid=3, nextobjectid=len(objects) + 1)
     doc.update(properties=_json_props(m.properties(description)), tilesets=[tileset], layers=[layer, group])
-    return (json.dumps(doc, separators=(",", ":")) + "\n").encode("utf-8")
+    return (json.dumps(doc, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
 
 
 def _xml_props(parent: ET.Element, props: list[Property]) -> None:
     node = ET.SubElement(parent, "properties")
     for name, kind, value in props:
+        # plain values (_value): repr gives a float's shortest exact digits
         text = str(value).lower() if kind == "bool" else repr(value) if kind == "float" else str(value)
         ET.SubElement(node, "property", name=name, type=kind, value=text)
 
@@ -243,7 +285,7 @@ def write_tiled(
     description: str | None = None,
 ) -> None:
     """Write ``grid`` as a Tiled map, JSON or XML by the extension of ``path``
-    (``.tmj`` or ``.tmx``), replaced whole or not at all (see the module).
+    (``.tmj`` or ``.tmx``), replaced whole or not at all.
 
     Parameters
     ----------
@@ -254,7 +296,8 @@ def write_tiled(
     objects : iterable of dict, optional
         Objects to place: dicts with ``name`` (str), ``row`` (absolute: from
         ``first_row`` to ``first_row + h - 1``), ``column`` and optionally
-        ``properties`` (a dict of bool, int, float or str values).
+        ``properties`` (a dict of bool, int, float or str values, numpy
+        scalars too; see the module for what is refused and what is exact).
     endpoints : bool
         Add the objects ``start`` and ``end`` at :func:`es.suggest_endpoints`.
     top : bool
@@ -265,7 +308,15 @@ def write_tiled(
     first_row : int
         The maze row of the grid's first row (``win.top`` for a window).
     description : str, optional
-        Text stored as the map property ``description``.
+        Text stored as the map property ``description`` (of characters XML
+        holds, as object names and properties).
+
+    Raises
+    ------
+    TypeError
+        For an argument, object or property value of the wrong kind.
+    ValueError
+        For a value out of range, text XML cannot hold, NaN or inf: naming it.
 
     >>> import os, tempfile, eller_stream as es
     >>> win = es.Window(es.InfiniteMaze(8, band=4, seed=2), row=1000)
@@ -284,6 +335,8 @@ def write_tiled(
             found.append((name, first_row + y, x, [("row", "int", first_row + y), ("column", "int", x)]))
     if description is not None and not isinstance(description, str):
         raise TypeError(f"description must be a str or None, got {type(description).__name__}")
+    if description is not None:
+        description = check_xml_text("description", description)
     m = _Map(grid, first_row, bool(top), bool(infinite))
     write = _tmx if target.lower().endswith(".tmx") else _tmj
     write_bytes(target, write(m, found, description))

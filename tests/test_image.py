@@ -271,3 +271,13 @@ def test_progress_bar(capsys):
     bar(10, 10)
     err = capsys.readouterr().err
     assert "rendering [" in err and "100%" in err and err.endswith("\n")
+
+
+def test_svg_description_holds_what_xml_can_and_refuses_the_rest():
+    grid = es.eller(3, 2, seed=1)
+    text = "a\tb\nc\rd\r\ne\x7f\x85 &<>\"' ]]>\U0010ffff"
+    metadata = ET.fromstring(es.svg(grid, description=text)).find("{http://www.w3.org/2000/svg}metadata")
+    assert metadata is not None and metadata.text == text  # CR too: not turned into LF by the parser
+    for bad in ("\x00", "\x01", "\x1f", "\ud800", "\ufffe", "\uffff"):
+        with pytest.raises(ValueError, match=f"description has U\\+{ord(bad):04X} at index 1"):
+            es.svg(grid, description=f"a{bad}")

@@ -115,7 +115,9 @@ class RenderPlan:
         if self.band is not None:
             params += [f"--band {self.band}", f"--start {self.start}", *opt.band_options(self.params)]
             if self.schedule_path is not None:
-                params.append(f"--schedule {self.schedule_path}")
+                # as its escape, a character no map or SVG can hold (a control, a non-UTF-8 byte)
+                shown = v.NOT_XML.sub(lambda m: ascii(m.group())[1:-1], self.schedule_path)
+                params.append(f"--schedule {shown}")
         if self.algorithm == "growing-tree":
             params.append(f"--strategy {self.strategy}")
         params += [f"--cell {self.cell}", f"--wall {self.wall}"]
