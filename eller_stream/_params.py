@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from . import _band_kernels as bk
-from ._validate import check_probability
+from ._validate import check_probability, shown
 
 __all__ = ["DEFAULT_DOORS", "BandParams"]
 
@@ -42,7 +42,7 @@ def _door_share(name: str, value: object) -> float:
     try:
         result = check_probability(name, value)
     except ValueError:
-        raise ValueError(f"{name} must be in (0, 1], got {value!r}") from None
+        raise ValueError(f"{name} must be in (0, 1], got {shown(value)}") from None
     if result == 0.0:
         raise ValueError(f"{name} must be in (0, 1], got 0.0")
     return result

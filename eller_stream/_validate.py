@@ -25,22 +25,38 @@ MAX_CHUNKS = 1 << 24  # more chunks than this is a Dask graph no scheduler shoul
 def check_int(name: str, value: object, low: int, high: int | None = None) -> int:
     """Return ``value`` as an int in ``[low, high]``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r}")
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {shown(value)}")
     result = int(value)
     if result < low or (high is not None and result > high):
         bound = f"at least {low}" if high is None else f"in [{low}, {high}]"
-        raise ValueError(f"{name} must be {bound}, got {result}")
+        raise ValueError(f"{name} must be {bound}, got {shown(result)}")
     return result
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message, or what it is when it is too
+    long to print: an int past Python's int-digit limit (``repr`` raises) by
+    its size in bits, and anything else ``repr`` refuses by its type.
+
+    >>> shown(-5), shown(2**5000), shown(-(2**5000))
+    ('-5', 'an int of 5001 bits', 'a negative int of 5001 bits')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 1024:
+        return f"{'a negative' if value < 0 else 'an'} int of {value.bit_length()} bits"
+    try:
+        return repr(value)
+    except ValueError:  # a Fraction or Decimal of a huge int
+        return f"a {type(value).__name__} too long to print"
 
 
 def check_probability(name: str, value: object) -> float:
     """Return ``value`` as a float in ``[0, 1]``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number in [0, 1], got {type(value).__name__}: {value!r}")
+        raise TypeError(f"{name} must be a real number in [0, 1], got {type(value).__name__}: {shown(value)}")
     try:
         result = float(value)
     except OverflowError:  # an int or Fraction too big for a float: far out of range
-        raise ValueError(f"{name} must be in [0, 1], got {value!r}") from None
+        raise ValueError(f"{name} must be in [0, 1], got {shown(value)}") from None
     if math.isnan(result) or not 0.0 <= result <= 1.0:
         raise ValueError(f"{name} must be in [0, 1], got {result!r}")
     return result

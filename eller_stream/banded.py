@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _band_kernels as bk
-from . import _content
+from . import _content, _cost
 from . import _engine as engine
 from . import _level_kernels as lk
 from . import _parallel as par
@@ -264,7 +264,12 @@ class InfiniteMaze:
         Only the bands the range touches are generated; a long range uses
         every core and gives the same bytes.  ``out``, if given, is a
         C-contiguous writeable uint8 array of that shape to fill instead.
-        Ctrl-C interrupts a long range within milliseconds.
+        Ctrl-C interrupts a long range within milliseconds.  What a range
+        costs (:mod:`eller_stream._cost`): the rows above ``start`` in its
+        band are replayed, and a band with loops or rooms that the range
+        cuts is made whole; a range that cannot be held at once (the rows
+        and such a band) is refused with a ``ValueError`` before any of it
+        is made.
 
         >>> import eller_stream as es
         >>> maze = es.InfiniteMaze(8, band=4, seed=3)
@@ -274,6 +279,7 @@ class InfiniteMaze:
         """
         start, stop = check_row_range(start, stop)
         n = stop - start
+        _cost.check_fits(self, start, stop, out is None)
         if out is None:
             out = buf = par.alloc((n, self._width), np.uint8, f"stop - start = {n} rows of width {self._width}")
         else:

@@ -8,6 +8,7 @@ import importlib.util
 import json
 import os
 import signal
+import socket
 import subprocess
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +57,10 @@ class Server:
         finally:
             conn.close()
 
+    def raw(self, data: bytes) -> Answer:
+        """Send ``data`` as it is (what http.client would not) and read the answer to its close."""
+        return raw_request(self.host, self.port, data)
+
     def rows(self, **query: Any) -> Answer:
         return self.get("/v1/rows?" + urlencode(query))
 
@@ -68,3 +73,16 @@ class Server:
             self.proc.kill()
             raise
         return self.proc.returncode, err
+
+
+def raw_request(host: str, port: int, data: bytes) -> Answer:
+    """Send ``data`` on a new connection, read until the server closes it, and parse the answer."""
+    with socket.create_connection((host, port), timeout=60) as conn:
+        conn.sendall(data)
+        chunks = []
+        while chunk := conn.recv(1 << 16):
+            chunks.append(chunk)
+    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = dict((k.strip().lower(), v.strip()) for k, v in (line.split(":", 1) for line in lines))
+    return Answer(int(status_line.split()[1]), headers, body)

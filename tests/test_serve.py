@@ -8,6 +8,7 @@ import io
 import signal
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +17,7 @@ import png
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from serve_support import Server, needs_serve
+from serve_support import Server, needs_serve, raw_request
 from strategies import door_probabilities, probabilities, room_shares, seeds
 
 import eller_stream as es
@@ -119,6 +120,19 @@ def test_headers_cache_and_cors(server: Server) -> None:
     assert server.rows(width=8, band=4, seed=1, start=0, stop=8, format="json").headers["etag"] != etag
 
 
+@pytest.mark.parametrize(
+    "given", ["*", "{etag}", "W/{etag}", '"other", {etag}', ' "a" ,W/{etag} ', "{etag}, *"]
+)
+def test_if_none_match(server: Server, given: str) -> None:
+    # "*" matches any existing resource, and a list matches by its items (weakly): 200 before for "*"
+    path = "/v1/rows?width=8&band=4&seed=1&start=0&stop=8"
+    etag = server.get(path).headers["etag"]
+    again = server.get(path, headers={"If-None-Match": given.format(etag=etag)})
+    assert again.status == 304 and again.headers["etag"] == etag
+    for other in ('"other"', etag[:-2] + '"', "", ","):
+        assert server.get(path, headers={"If-None-Match": other}).status == 200
+
+
 def test_head_and_info(server: Server) -> None:
     head = server.get("/v1/rows?width=8&band=4&seed=1&start=0&stop=8", method="HEAD")
     assert head.status == 200 and head.body == b""
@@ -166,7 +180,11 @@ BAD = [
     ({"schedule": '{"0": {"loops": 7}}'}, "schedule", "loops must be in [0, 1]"),
     ({"band": None, "loops": "0.5"}, "loops", "loops needs band"),
     ({"band": None, "start": "-1"}, "start", "start must be in [0,"),
-    ({"band": None, "start": "199990", "stop": "200000"}, "stop", "replays its rows from 0"),
+    ({"band": None, "start": "2099990", "stop": "2100000"}, "stop", "replays its rows from 0"),
+    # more digits than Python turns into an int (4,300): a 500 before
+    *(({name: "1" * 5000}, name, f"{name} must be in") for name in ("width", "band", "seed", "start")),
+    ({"stop": "-" + "9" * 5000}, "stop", "stop must be in"),
+    ({"schedule": "[" * 5000}, "schedule", "schedule"),  # RecursionError: a 500 before
 ]
 
 
@@ -207,6 +225,47 @@ def test_other_bad_queries(server: Server, path: str) -> None:
     assert answer.status == 400 and "error" in answer.json()
 
 
+def test_what_the_http_parser_refuses_is_the_apis_json(server: Server) -> None:
+    # uvicorn answered these in plain text ("Invalid HTTP request received.")
+    long = server.raw(b"GET /v1/rows?width=8&x=" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert long.status == 414 and long.headers["content-type"] == "application/json", long
+    assert long.json() == {"error": "the URL is longer than 65535 bytes", "parameter": None, "status": 414}
+    assert long.headers["access-control-allow-origin"] == "*"
+    broken = server.raw(b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: x\r\n\r\n")
+    assert broken.status == 400 and broken.json()["error"].startswith("not a valid HTTP request")
+    assert server.get("/v1/info").status == 200  # and it serves on
+
+
+@pytest.mark.parametrize("http", ["httptools", "h11"])
+def test_both_protocols_answer_a_bad_request_with_json(http: str) -> None:
+    import uvicorn
+
+    from eller_stream.serve._protocol import protocol
+    from eller_stream.serve.app import app
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, http=protocol(http), log_level="critical", lifespan="off")
+    uv = uvicorn.Server(config)
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]})
+    thread.start()
+    try:
+        while not uv.started:
+            time.sleep(0.01)
+        ok = raw_request("127.0.0.1", port, b"GET /v1/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert ok.status == 200 and ok.json()["version"] == es.__version__
+        bad = raw_request("127.0.0.1", port, b"GET /v1/info HTTP/1.1\r\nHost: x\r\nContent-Length: x\r\n\r\n")
+        assert bad.status == 400 and bad.headers["content-type"] == "application/json"
+        assert bad.json()["status"] == 400 and "not a valid HTTP request" in bad.json()["error"]
+        assert bad.headers["access-control-allow-origin"] == "*" and bad.headers["connection"] == "close"
+    finally:
+        uv.should_exit = True
+        thread.join()
+        sock.close()
+
+
 def test_unknown_paths_and_methods(server: Server) -> None:
     missing = server.get("/v2/rows")
     assert missing.status == 404 and missing.json()["error"].startswith("no such path")
@@ -228,6 +287,57 @@ def test_any_query_is_a_200_or_a_400(server: Server, query: dict[str, str]) -> N
     assert answer.status in (200, 400), answer.body
     if answer.status == 400:
         assert answer.json()["parameter"] in (*GOOD, *query, "format")
+
+
+# -- what a request makes -------------------------------------------------------------------
+
+# 4,096 cells of answer that make the 4096 x 4096 band (loops, rooms): the most one request may make
+HEAVY = {"width": 4096, "band": 4096, "seed": 3, "start": 4095, "stop": 4096, "loops": 1, "rooms": 0.9}
+
+
+def test_a_request_is_judged_by_the_cells_it_makes(server: Server) -> None:
+    # one row that makes (or replays) the 65536 x 4096 band: 2 to 19 s on the event loop before
+    for knobs in ({"loops": 1, "rooms": 0.9}, {}):
+        began = time.perf_counter()
+        answer = server.rows(width=4096, band=65536, seed=3, start=65535, stop=65536, **knobs)
+        assert time.perf_counter() - began < 1.0
+        assert answer.status == 400, answer.body[:200]
+        body = answer.json()
+        assert body["parameter"] == "band" and (body["cells"], body["limit"]) == (2**28, 2**24), body
+        assert "makes 268435456 cells" in body["error"] and "at most 16777216" in body["error"]
+    assert server.get("/v1/info").json()["limits"]["max_made_cells"] == 2**24
+    # its first row replays nothing, and a band the limit allows is made
+    first = server.rows(width=4096, band=65536, seed=3, start=0, stop=1)
+    assert first.body == es.InfiniteMaze(4096, 65536, 3).rows(0, 1).tobytes()
+
+
+def test_info_answers_while_heavy_requests_are_in_flight(server: Server) -> None:
+    # a request that makes many cells runs in a worker thread: the event loop answers the others
+    began = time.perf_counter()
+    answer = server.rows(**HEAVY)
+    alone = time.perf_counter() - began
+    want = es.InfiniteMaze(4096, 4096, 3, loops=1, rooms=0.9).rows(4095, 4096)
+    assert answer.body == want.tobytes()
+    done, statuses, waits = threading.Event(), [], []
+
+    def heavy() -> None:
+        while not done.is_set():
+            statuses.append(server.rows(**HEAVY).status)
+
+    clients = [threading.Thread(target=heavy) for _ in range(2)]
+    for t in clients:
+        t.start()
+    time.sleep(alone / 2)
+    for _ in range(12):
+        began = time.perf_counter()
+        assert server.get("/v1/info").status == 200
+        waits.append(time.perf_counter() - began)
+        time.sleep(0.03)
+    done.set()
+    for t in clients:
+        t.join()
+    assert statuses and set(statuses) == {200}
+    assert sorted(waits)[len(waits) // 2] < alone / 4, (alone, waits)
 
 
 # -- many clients ---------------------------------------------------------------------------

@@ -82,12 +82,13 @@ def main(argv: Sequence[str]) -> int:
         raise UsageError(f"serve needs {', '.join(missing)}: pip install 'eller_stream[serve]'")
     import uvicorn
 
+    from ..serve._protocol import protocol
     from ..serve.app import app, warm
 
     sock = _listen(args.host, args.port)
     warm()
-    protocol = "httptools" if importlib.util.find_spec("httptools") else "h11"
-    config = uvicorn.Config(app, log_level="warning", access_log=False, http=protocol, lifespan="off")
+    http = protocol("httptools" if importlib.util.find_spec("httptools") else "h11")  # JSON errors
+    config = uvicorn.Config(app, log_level="warning", access_log=False, http=http, lifespan="off")
     server = uvicorn.Server(config)
     threading.Thread(target=_announce, args=(server, sock.getsockname()[:2]), daemon=True).start()
     server.run(sockets=[sock])

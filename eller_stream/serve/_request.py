@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
+from .. import __version__, _cost
 from .._params import BandParams
 from .._schedule import Schedule
 from .._validate import MAX_BAND, ROW_LIMIT, SEED_LIMIT
@@ -39,9 +39,11 @@ from ..stream import EllerStream
 
 __all__ = ["FORMATS", "LIMITS", "QueryError", "RowsRequest", "info", "parse"]
 
-# What one request may ask for: the rows' cells (the Eller stream counts the
-# rows it replays from 0 too), a picture's cells, the width.
-LIMITS = {"max_cells": 2**20, "max_png_cells": 2**16, "max_width": 4096}
+# What one request may ask for: the answer's cells, a picture's cells, the
+# width, and the cells it makes (eller_stream._cost: the rows replayed to reach
+# start, from its band's first row or the Eller stream's row 0, and the whole
+# bands made for loops and rooms): about 0.1 to 0.6 s and 120 MB at most.
+LIMITS = {"max_cells": 2**20, "max_png_cells": 2**16, "max_width": 4096, "max_made_cells": 2**24}
 FORMATS = {"raw": "application/octet-stream", "json": "application/json", "png": "image/png"}
 PNG_CELL, PNG_WALL = 8, 2
 KNOBS = BandParams.names()
@@ -52,11 +54,13 @@ _FLOAT = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
 
 
 class QueryError(ValueError):
-    """A bad query: the parameter it names, and what is wrong (a 400)."""
+    """A bad query: the parameter it names, and what is wrong (a 400);
+    ``details``: more fields for the answer's JSON body."""
 
-    def __init__(self, parameter: str, message: str) -> None:
+    def __init__(self, parameter: str, message: str, **details: int) -> None:
         super().__init__(message)
         self.parameter = parameter
+        self.details = details
 
 
 def _one(query: Mapping[str, Sequence[str]], name: str) -> str | None:
@@ -78,6 +82,9 @@ def _int(
         return default
     if not _INT.fullmatch(text):
         raise QueryError(name, f"{name} must be an integer, got {text[:40]!r}")
+    digits = len(text) - text.startswith("-")
+    if digits > len(str(max(-low, high))):  # out of range, and maybe past Python's int-digit limit
+        raise QueryError(name, f"{name} must be in [{low}, {high}], got an integer of {digits} digits")
     value = int(text)
     if not low <= value <= high:
         raise QueryError(name, f"{name} must be in [{low}, {high}], got {value}")
@@ -105,8 +112,8 @@ def _schedule(query: Mapping[str, Sequence[str]]) -> Schedule | None:
         return None
     try:
         return Schedule.from_json(text)
-    except (TypeError, ValueError) as exc:
-        raise QueryError("schedule", f"schedule: {exc}") from None
+    except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: JSON nested too deep
+        raise QueryError("schedule", f"schedule: {str(exc)[:200] or type(exc).__name__}") from None
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,7 @@ class RowsRequest:
     format: str
     knobs: tuple[tuple[str, float], ...]
     schedule: Schedule | None
+    made: int  # the cells making it takes (eller_stream._cost), its answer's among them
 
     def key(self) -> str:
         """The request in one canonical text (what its ETag hashes)."""
@@ -201,20 +209,37 @@ def parse(query: Mapping[str, Sequence[str]]) -> RowsRequest:
     banded_only = [name for name in knobs if name not in ELLER_KNOBS] + ["schedule"] * (schedule is not None)
     if band is None and banded_only:
         raise QueryError(banded_only[0], f"{banded_only[0]} needs band (the Eller stream has none)")
-    _check_size(width, band, start, stop, fmt)
-    return RowsRequest(width, band, seed, start, stop, fmt, tuple(sorted(knobs.items())), schedule)
-
-
-def _check_size(width: int, band: int | None, start: int, stop: int, fmt: str) -> None:
     cells = (stop - start) * width
     limit = LIMITS["max_png_cells"] if fmt == "png" else LIMITS["max_cells"]
     if cells > limit:
         raise QueryError("stop", f"(stop - start) * width must be at most {limit} cells, got {cells}")
-    if band is None and stop * width > LIMITS["max_cells"]:
-        raise QueryError(
-            "stop",
-            f"the Eller stream replays its rows from 0: stop * width must be at most {LIMITS['max_cells']}",
-        )
+    frozen = tuple(sorted(knobs.items()))
+    made = _made(width, band, seed, start, stop, frozen, schedule)
+    return RowsRequest(width, band, seed, start, stop, fmt, frozen, schedule, made)
+
+
+def _made(
+    width: int,
+    band: int | None,
+    seed: int,
+    start: int,
+    stop: int,
+    knobs: tuple[tuple[str, float], ...],
+    schedule: Schedule | None,
+) -> int:
+    """The cells the request makes, refused (naming what makes them) past ``max_made_cells``."""
+    limit = LIMITS["max_made_cells"]
+    if band is None:
+        made = _cost.eller_cells_made(width, start, stop)
+        why, parameter = "the Eller stream replays its rows from 0: stop * width", "stop"
+    else:
+        made = _cost.cells_made(_maze(width, band, seed, knobs, schedule), start, stop)
+        why = "the rows above start in its band are replayed, and a band with loops or rooms made whole"
+        parameter = "band"
+    if made > limit:
+        message = f"this request makes {made} cells ({why}), at most {limit} a request"
+        raise QueryError(parameter, message, cells=made, limit=limit)
+    return made
 
 
 def info() -> dict[str, Any]:

@@ -8,18 +8,23 @@
 
 A bad request is a 400 (an unknown path a 404, another method a 405), each
 with a JSON body ``{"error": ..., "parameter": ...}``; every answer allows
-any origin.
+any origin. A request is judged by the cells it makes (the rows it replays,
+the whole bands it makes; :mod:`eller_stream._cost`): past ``INLINE_CELLS``
+it is made in a worker thread (the kernels let go of the GIL), at most
+``HEAVY_AT_ONCE`` at a time, so that the event loop answers the others.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs
 
+import anyio.to_thread
+from anyio import CapacityLimiter
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -31,7 +36,8 @@ from ._request import QueryError, RowsRequest, info, parse
 __all__ = ["app", "make_app", "warm"]
 
 IMMUTABLE = "public, max-age=31536000, immutable"
-INLINE_CELLS = 2**16  # a request of more cells runs in a worker thread, not in the event loop
+INLINE_CELLS = 2**16  # a request that makes more cells runs in a worker thread, not in the event loop
+HEAVY_AT_ONCE = 4  # worker threads making rows at once (each up to max_made_cells); the rest wait
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag, X-Width, X-Start, X-Stop"}
 STATIC = {
     "/": ("viewer.html", "text/html; charset=utf-8"),
@@ -41,8 +47,13 @@ STATIC = {
 MAX_FIELDS = 32
 
 
-def _error(status: int, message: str, parameter: str | None = None) -> Response:
-    body = json.dumps({"error": message, "parameter": parameter, "status": status})
+def error_body(status: int, message: str, parameter: str | None = None, **details: int) -> bytes:
+    """The JSON body of an error answer."""
+    return json.dumps({"error": message, "parameter": parameter, "status": status, **details}).encode()
+
+
+def _error(status: int, message: str, parameter: str | None = None, **details: int) -> Response:
+    body = error_body(status, message, parameter, **details)
     headers = {**CORS, "Cache-Control": "no-store"}
     return Response(body, status, headers=headers, media_type="application/json")
 
@@ -59,7 +70,9 @@ async def rows(request: Request) -> Response:
     try:
         req = parse(_query(request))
     except QueryError as exc:
-        return _error(400, str(exc), exc.parameter)
+        return _error(400, str(exc), exc.parameter, **exc.details)
+    except (TypeError, ValueError, RecursionError) as exc:  # a check that names no parameter
+        return _error(400, f"a bad query: {str(exc)[:200] or type(exc).__name__}")
     etag = req.etag()
     headers = {
         **CORS,
@@ -69,16 +82,34 @@ async def rows(request: Request) -> Response:
         "X-Start": str(req.start),
         "X-Stop": str(req.stop),
     }
-    if etag in request.headers.get("if-none-match", ""):
+    if _none_match(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
     body, media = await _body(req)
     return Response(body, headers=headers, media_type=media)
 
 
+def _none_match(header: str | None, etag: str) -> bool:
+    """Whether ``If-None-Match`` matches: ``*`` (the rows exist), or a tag of
+    its list, compared weakly (``W/"..."`` matches ``"..."``)."""
+    if header is None:
+        return False
+    tags = {tag.strip().removeprefix("W/") for tag in header.split(",")}
+    return "*" in tags or etag in tags
+
+
+_limiters: dict[asyncio.AbstractEventLoop, CapacityLimiter] = {}  # one an event loop
+
+
 async def _body(req: RowsRequest) -> tuple[bytes, str]:
-    if (req.stop - req.start) * req.width > INLINE_CELLS:
-        return await run_in_threadpool(req.body)
-    return req.body()
+    if req.made <= INLINE_CELLS:
+        return req.body()
+    loop = asyncio.get_running_loop()
+    limiter = _limiters.get(loop)
+    if limiter is None:
+        for old in [old for old in _limiters if old.is_closed()]:
+            del _limiters[old]
+        limiter = _limiters[loop] = CapacityLimiter(HEAVY_AT_ONCE)
+    return await anyio.to_thread.run_sync(req.body, limiter=limiter)
 
 
 async def info_route(request: Request) -> Response:
