@@ -281,7 +281,8 @@ class InfiniteMaze:
         n = stop - start
         _cost.check_fits(self, start, stop, out is None)
         if out is None:
-            out = buf = par.alloc((n, self._width), np.uint8, f"stop - start = {n} rows of width {self._width}")
+            what = f"stop - start = {n} rows of width {self._width}"
+            out = buf = par.alloc((n, self._width), np.uint8, what)
         else:
             buf = check_grid_buffer("out", out, (n, self._width))
         if not self._plain:
