@@ -1,6 +1,6 @@
 """The banded maze past one machine: its rows as a Dask array, and in a Zarr
 store that names the maze again (the ``[dask]`` extra:
-``pip install 'eller_stream[dask]'``).
+``pip install '.[dask]'`` from a clone).
 
 A chunk of :func:`to_dask` is ``maze.rows(a, b)`` of its own range, made
 from the maze (a few hundred bytes pickled) and the two row numbers alone:
@@ -39,7 +39,8 @@ __all__ = ["CHUNK_BYTES", "FORMAT", "band_chunks", "read_zarr_maze", "to_dask", 
 
 CHUNK_BYTES = 8 << 20  # the least bytes a chunk holds by default (when bands are smaller)
 FORMAT = "eller_stream.InfiniteMaze.rows/1"  # the Zarr attribute "format" of write_zarr's stores
-HINT = "pip install 'eller_stream[dask]'"
+# the packages of the [dask] extra by name: the package itself is not on PyPI (yet)
+HINT = "pip install 'dask[array]' distributed zarr (the [dask] extra: pip install '.[dask]' in a clone)"
 
 
 def require(module: str) -> Any:

@@ -75,5 +75,5 @@ def test_without_the_extra_exit_2_with_the_pip_hint(tmp_path):
     args = [*CMD, "render", "-o", str(tmp_path / "m.zarr"), "--band", "4"]
     out = subprocess.run(args, capture_output=True, env=env, timeout=120, check=False)
     assert out.returncode == 2
-    assert "pip install 'eller_stream[dask]'" in one_error_line(out.stderr)
+    assert "pip install 'dask[array]' distributed zarr" in one_error_line(out.stderr)
     assert sorted(os.listdir(tmp_path)) == ["blocker"]

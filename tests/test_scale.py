@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import subprocess
 import sys
 
@@ -334,7 +335,7 @@ def test_without_the_extra_the_error_says_how_to_install_it(monkeypatch, missing
         if name == missing or name.startswith(missing + "."):
             monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, missing, None)
-    hint = r"pip install 'eller_stream\[dask\]'"
+    hint = re.escape(es.scale.HINT)
     with pytest.raises(ModuleNotFoundError, match=hint):
         es.write_zarr("never.zarr", MAZES["plain"], 0, 5)
     if missing == "dask":

@@ -412,7 +412,8 @@ def test_without_the_extra_it_says_what_to_install(monkeypatch: pytest.MonkeyPat
     assert cli.main(["serve"]) == 2
     assert (
         capsys.readouterr().err
-        == "eller-stream: error: serve needs uvicorn: pip install 'eller_stream[serve]'\n"
+        == "eller-stream: error: serve needs uvicorn: pip install starlette uvicorn httptools"
+        " (the [serve] extra: pip install '.[serve]' in a clone)\n"
     )
 
 

@@ -37,6 +37,8 @@ the API (docs/serve.md):
 {EXIT_STATUSES}"""
 
 EXTRA = ("starlette", "uvicorn")
+# the packages of the [serve] extra by name: the package itself is not on PyPI (yet)
+HINT = "pip install starlette uvicorn httptools (the [serve] extra: pip install '.[serve]' in a clone)"
 
 if TYPE_CHECKING:
     import uvicorn
@@ -79,7 +81,7 @@ def main(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     missing = [name for name in EXTRA if importlib.util.find_spec(name) is None]
     if missing:
-        raise UsageError(f"serve needs {', '.join(missing)}: pip install 'eller_stream[serve]'")
+        raise UsageError(f"serve needs {', '.join(missing)}: {HINT}")
     import uvicorn
 
     from ..serve._protocol import protocol

@@ -4,5 +4,5 @@
 :mod:`.app` is the ASGI app (Starlette) over it; :mod:`._protocol` has
 uvicorn answer what its HTTP parser refuses with the API's JSON; ``static/``
 holds the viewer page and the JavaScript module. It needs the ``[serve]`` extra
-(``pip install 'eller_stream[serve]'``).
+(``pip install '.[serve]'`` from a clone).
 """
