@@ -14,7 +14,10 @@ Every format is a body followed by its BLAKE2b digest (16 bytes):
   keys, a name missing there taking its default (a knob added later is
   written only when it is off its default); a maze with a
   :class:`~eller_stream.Schedule` adds it there under ``"schedule"``
-  (:meth:`~eller_stream.Schedule.as_json_value`).  Version 1 (read, no
+  (:meth:`~eller_stream.Schedule.as_json_value`, as long as its
+  ``to_json()``), all of it at most :data:`MAX_PARAMS_BYTES`, for every
+  reader: the schedule's own limit and room for the knobs, so that every
+  maze's checkpoint can be read back.  Version 1 (read, no
   longer written) held ``horizontal``, ``vertical`` and ``doors`` as three
   doubles between the seed and the start row (``BANDED_V1_HEADER``);
 * the state file of ``eller-stream --save-state``: ``ELLRCLI1``, the length
@@ -38,8 +41,9 @@ from typing import BinaryIO
 
 import numpy as np
 
+from ._json import loads
 from ._params import BandParams
-from ._schedule import Schedule
+from ._schedule import MAX_JSON_BYTES, Schedule
 from ._validate import MAX_BAND, MAX_WIDTH, ROW_LIMIT, SEED_LIMIT
 
 DIGEST = 16
@@ -51,7 +55,9 @@ BANDED_MAGIC = b"ELLRBAND"
 BANDED_VERSION = 2
 BANDED_HEADER = struct.Struct("<8sHHIQQqQQI")
 BANDED_V1_HEADER = struct.Struct("<8sHHIQQdddqQ")
-MAX_PARAMS_BYTES = 1 << 20  # the parameters' JSON, at most
+# The parameters' JSON, at most: a schedule's (as long as its to_json()) and the knobs around
+# it, each name and float repr (24 characters at most) well within the 1 KiB of room.
+MAX_PARAMS_BYTES = MAX_JSON_BYTES + 1024
 STATE_MAGIC = b"ELLRCLI1"
 _V2_KNOBS = ("horizontal", "vertical", "doors")  # the parameters version 2 first held
 _LENGTH = struct.Struct("<I")
@@ -161,6 +167,8 @@ def _params_json(params: BandParams, schedule: Schedule | None = None) -> bytes:
 def pack_banded(state: BandedState) -> bytes:
     """The bytes of a :class:`BandedState` (version 2)."""
     params = _params_json(state.params, state.schedule)
+    if len(params) > MAX_PARAMS_BYTES:  # cannot happen: a schedule's JSON is limited, and the knobs few
+        raise ValueError(f"the maze's parameters take {len(params)} bytes, over {MAX_PARAMS_BYTES}")
     header = BANDED_HEADER.pack(
         BANDED_MAGIC,
         BANDED_VERSION,
@@ -179,7 +187,7 @@ def pack_banded(state: BandedState) -> bytes:
 def _banded_params(values: object) -> tuple[BandParams, Schedule | None]:
     try:
         if isinstance(values, bytes):
-            values = json.loads(values.decode("utf-8"))
+            values = loads(values.decode("utf-8"), "not JSON")
         if not isinstance(values, dict):
             raise ValueError("not an object")
         values = dict(values)
@@ -203,6 +211,8 @@ def unpack_banded(data: bytes) -> BandedState:
     elif version == BANDED_VERSION and len(body) >= BANDED_HEADER.size:
         _magic, _v, flags, width, band, seed, start, lo, hi, size = BANDED_HEADER.unpack_from(body)
         rows = lo | (hi << 64)
+        if size > MAX_PARAMS_BYTES:  # the command line's reader refuses them before reading them
+            raise _corrupt("parameters too long")
         if len(body) != BANDED_HEADER.size + size:
             raise _corrupt("parameters do not match their length")
         params, schedule = _banded_params(body[BANDED_HEADER.size :])

@@ -103,7 +103,8 @@ class BandParams:
 
     def __post_init__(self) -> None:
         for name in self.names():
-            object.__setattr__(self, name, self.check(name, getattr(self, name)))
+            # + 0.0 turns -0.0 into 0.0 (same thresholds): equal values, one text in checkpoints
+            object.__setattr__(self, name, self.check(name, getattr(self, name)) + 0.0)
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

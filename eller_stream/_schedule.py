@@ -13,7 +13,17 @@ one band (:meth:`Schedule.params_at`) or for a range of them at once
 (:meth:`Schedule.thresholds`, numpy), so two machines agree.
 
 A schedule is data: it compares equal, prints, and round-trips through
-JSON (:meth:`Schedule.to_json`, :meth:`Schedule.from_json`).
+JSON (:meth:`Schedule.to_json`, :meth:`Schedule.from_json`).  Its JSON has
+one canonical text (``to_json()``, what checkpoints hold: ``-0.0`` is
+written ``0.0``), of at most :data:`MAX_JSON_BYTES` (1 MiB): one limit,
+measured on that text, wherever a schedule comes from, so any schedule
+that is taken can be saved and resumed.
+
+A keyframe may name any band index in ``[-2**63, 2**63)``, also one that
+no row of a maze reaches (past ``(2**63 - 1) // band`` or below
+``-2**63 // band``): it still shapes the values of the bands between it
+and the keyframe before or after it, and a schedule stays one value for
+mazes of any band height.
 
 >>> from eller_stream._schedule import Schedule
 >>> from eller_stream._params import BandParams
@@ -37,9 +47,13 @@ from typing import Any
 
 import numpy as np
 
+from ._json import loads
 from ._params import BandParams
 
-__all__ = ["Schedule"]
+__all__ = ["MAX_JSON_BYTES", "MAX_TEXT_BYTES", "Schedule"]
+
+MAX_JSON_BYTES = 1 << 20  # a schedule's canonical JSON (to_json(), as checkpoints hold it), at most
+MAX_TEXT_BYTES = 4 * MAX_JSON_BYTES  # the text from_json reads, at most: room for spaces and spellings
 
 _BAND_LOW, _BAND_HIGH = -(2**63), 2**63 - 1  # band indices: the rows' range, cut by the band height
 _CHECKS = {f.name: f.metadata["check"] for f in dataclasses.fields(BandParams)}
@@ -65,7 +79,7 @@ def _frame(index: int, values: object) -> dict[str, float]:
             where = f"at band {index} of the schedule ({', '.join(_CHECKS)})"
             raise ValueError(f"unknown banded-maze parameter {name!r} {where}")
         try:
-            frame[name] = float(_CHECKS[name](name, value))
+            frame[name] = float(_CHECKS[name](name, value)) + 0.0  # -0.0 + 0.0 is 0.0: one JSON text
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"the schedule at band {index}: {exc}") from None
     return {name: frame[name] for name in _CHECKS if name in frame}  # in field order
@@ -75,18 +89,24 @@ class Schedule:
     """The parameters of some bands (keyframes), linear between them and
     held before the first and after the last.
 
-    ``keyframes`` maps band indices (ints, any sign) to dicts of
-    :class:`~eller_stream.BandParams` names and values; a name a keyframe
-    leaves out takes the maze's own value.
+    ``keyframes`` maps band indices (ints in ``[-2**63, 2**63)``) to dicts
+    of :class:`~eller_stream.BandParams` names and values; a name a keyframe
+    leaves out takes the maze's own value.  A band index no row of a maze
+    reaches is taken: it shapes the bands between it and the next keyframe.
+    The canonical JSON (:meth:`to_json`) must be at most
+    :data:`MAX_JSON_BYTES` long (``ValueError``).
 
     >>> import eller_stream as es
     >>> ramp = es.Schedule({0: {"loops": 0.0}, 10: {"loops": 1.0}})
     >>> maze = es.InfiniteMaze(40, band=8, seed=1, schedule=ramp)
     >>> [maze.band_params(b).loops for b in (-3, 0, 5, 10, 99)]
     [0.0, 0.0, 0.5, 1.0, 1.0]
+    >>> far = es.Schedule({0: {"loops": 0.0}, 2**60: {"loops": 1.0}})  # bands of 16 end at 2**59 - 1
+    >>> es.InfiniteMaze(40, band=16, seed=1, schedule=far).band_params(2**59 - 1).loops
+    0.5
     """
 
-    __slots__ = ("_frames", "_keys")
+    __slots__ = ("_columns", "_frames", "_hash", "_json", "_key_array", "_keys")
 
     def __init__(self, keyframes: Mapping[int, Mapping[str, float]]) -> None:
         if isinstance(keyframes, Schedule):
@@ -95,12 +115,34 @@ class Schedule:
             raise TypeError(f"a schedule takes a dict of keyframes, got {type(keyframes).__name__}")
         if not keyframes:
             raise ValueError("a schedule needs at least one keyframe")
+        if 7 * len(keyframes) + 1 > MAX_JSON_BYTES:  # each keyframe takes at least 7 bytes: "0":{},
+            raise ValueError(
+                f"a schedule's JSON (to_json()) must be at most {MAX_JSON_BYTES} bytes: "
+                f"{len(keyframes)} keyframes take at least {7 * len(keyframes) + 1}"
+            )
         items = sorted((_band_index(key), values) for key, values in keyframes.items())
         for (a, _), (b, _) in itertools.pairwise(items):
             if a == b:
                 raise ValueError(f"the schedule has band {a} twice")
         self._keys = tuple(index for index, _ in items)
         self._frames = tuple(_frame(index, values) for index, values in items)
+        self._json = json.dumps(self.as_json_value(), separators=(",", ":"), allow_nan=False)
+        if len(self._json) > MAX_JSON_BYTES:  # ASCII: characters are bytes
+            raise ValueError(
+                f"a schedule's JSON (to_json()) must be at most {MAX_JSON_BYTES} bytes, "
+                f"this one's is {len(self._json)}"
+            )
+        self._hash = hash(self._json)
+        # what values() reads, built once (a schedule does not change): the keys, and each
+        # parameter's values with where a keyframe gives it (elsewhere the maze's own value)
+        self._key_array = np.array(self._keys, np.int64)
+        self._columns = {
+            name: (
+                np.array([frame.get(name, 0.0) for frame in self._frames], np.float64),
+                np.array([name in frame for frame in self._frames], np.bool_),
+            )
+            for name in _CHECKS
+        }
 
     @property
     def keyframes(self) -> dict[int, dict[str, float]]:
@@ -116,7 +158,7 @@ class Schedule:
         return self._keys == other._keys and self._frames == other._frames
 
     def __hash__(self) -> int:
-        return hash((self._keys, tuple(tuple(frame.items()) for frame in self._frames)))
+        return self._hash
 
     def __reduce__(self) -> tuple[Any, tuple[dict[int, dict[str, float]]]]:
         return (Schedule, (self.keyframes,))
@@ -128,8 +170,10 @@ class Schedule:
         return {str(key): dict(frame) for key, frame in zip(self._keys, self._frames, strict=True)}
 
     def to_json(self) -> str:
-        """The schedule as compact JSON (:meth:`from_json` reads it back)."""
-        return json.dumps(self.as_json_value(), separators=(",", ":"), allow_nan=False)
+        """The schedule as compact JSON, its canonical text (:meth:`from_json`
+        reads it back; two equal schedules give the same text), at most
+        :data:`MAX_JSON_BYTES` long."""
+        return self._json
 
     @classmethod
     def from_json_value(cls, value: object) -> Schedule:
@@ -142,6 +186,8 @@ class Schedule:
                 raise ValueError(f"a schedule's JSON keys must be band indices, got {key!r}")
             if not isinstance(frame, dict):
                 raise ValueError(f"the schedule's keyframe at band {key} must be an object")
+            if int(key) in frames:  # "0" and "-0"
+                raise ValueError(f"the schedule has band {int(key)} twice")
             frames[int(key)] = frame
         try:
             return cls(frames)
@@ -150,18 +196,23 @@ class Schedule:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Schedule:
-        """The schedule of :meth:`to_json`'s text (``ValueError`` if it is not one).
+        """The schedule of :meth:`to_json`'s text, or of any JSON of the same
+        value, up to :data:`MAX_TEXT_BYTES` long (``ValueError`` if it is
+        not one; a band or a name given twice is refused, and so is a
+        schedule whose canonical text would pass :data:`MAX_JSON_BYTES`).
 
         >>> Schedule.from_json('{"-4": {"doors": 0.2}}')
         Schedule({-4: {'doors': 0.2}})
+        >>> Schedule.from_json('{"0": {"loops": 0}, "-0": {"loops": 1}}')
+        Traceback (most recent call last):
+        ...
+        ValueError: the schedule has band 0 twice
         """
         if not isinstance(text, (str, bytes)):
             raise TypeError(f"a schedule's JSON must be str or bytes, got {type(text).__name__}")
-        try:
-            value = json.loads(text, parse_constant=_no_constant)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise ValueError(f"not a schedule's JSON: {exc}") from None
-        return cls.from_json_value(value)
+        if len(text) > MAX_TEXT_BYTES:
+            raise ValueError(f"not a schedule's JSON: {len(text)} bytes, over the limit of {MAX_TEXT_BYTES}")
+        return cls.from_json_value(loads(text, "not a schedule's JSON"))
 
     # -- values ----------------------------------------------------------------
     def makes_whole(self, params: BandParams) -> bool:
@@ -173,8 +224,9 @@ class Schedule:
         return any(frame.get(name, own[name]) > 0.0 for frame in self._frames for name in names)
 
     def values(self, params: BandParams, bands: np.ndarray) -> dict[str, np.ndarray]:
-        """Each parameter's float64 values at the int64 ``bands``."""
-        keys = np.array(self._keys, np.int64)
+        """Each parameter's float64 values at the int64 ``bands`` (in
+        O(len(bands) x log(keyframes)): only the keyframes around them are read)."""
+        keys = self._key_array
         i = np.searchsorted(keys, bands, side="right") - 1  # the keyframe at or before each band; -1: none
         last = len(keys) - 1
         inner = (i >= 0) & (i < last)
@@ -184,10 +236,10 @@ class Schedule:
         span = (keys[j + 1].view(np.uint64) - k0).astype(np.float64)
         t = (bands[inner].view(np.uint64) - k0).astype(np.float64) / span
         out = {}
-        for name in _CHECKS:
-            v = np.array([frame.get(name, getattr(params, name)) for frame in self._frames], np.float64)
-            held = v[np.clip(i, 0, last)]
-            a, b = v[j], v[j + 1]
+        for name, column in self._columns.items():
+            own = float(getattr(params, name))
+            held = _at(column, np.clip(i, 0, last), own)
+            a, b = _at(column, j, own), _at(column, j + 1, own)
             held[inner] = np.clip(a + (b - a) * t, np.minimum(a, b), np.maximum(a, b))
             out[name] = held
         return out
@@ -207,5 +259,9 @@ class Schedule:
         return BandParams.thresholds_of({name: p[1:] for name, p in v.items()}, v["doors"][:-1])
 
 
-def _no_constant(name: str) -> None:
-    raise ValueError(f"not a schedule's JSON: {name} is not a number")
+def _at(column: tuple[np.ndarray, np.ndarray], index: np.ndarray, own: float) -> np.ndarray:
+    """A parameter's values at keyframes ``index``: the keyframe's, or the
+    maze's own value ``own`` where the keyframe leaves the parameter out."""
+    given, has = column
+    picked: np.ndarray = np.where(has[index], given[index], own)
+    return picked

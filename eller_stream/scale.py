@@ -30,8 +30,9 @@ from typing import Any
 import numpy as np
 
 from ._backend import backend
+from ._json import loads
 from ._params import BandParams
-from ._schedule import Schedule
+from ._schedule import MAX_TEXT_BYTES, Schedule
 from ._validate import MAX_CHUNKS, ROW_LIMIT, check_int, check_row_range
 from .banded import InfiniteMaze
 
@@ -39,6 +40,7 @@ __all__ = ["CHUNK_BYTES", "FORMAT", "band_chunks", "read_zarr_maze", "to_dask", 
 
 CHUNK_BYTES = 8 << 20  # the least bytes a chunk holds by default (when bands are smaller)
 FORMAT = "eller_stream.InfiniteMaze.rows/1"  # the Zarr attribute "format" of write_zarr's stores
+MAX_META_BYTES = MAX_TEXT_BYTES + (64 << 10)  # a zarr.json that write_zarr writes, at most
 # the packages of the [dask] extra by name: the package itself is not on PyPI (yet)
 HINT = "pip install 'dask[array]' distributed zarr (the [dask] extra: pip install '.[dask]' in a clone)"
 
@@ -345,8 +347,12 @@ def read_zarr_maze(path: str | os.PathLike[str]) -> tuple[InfiniteMaze, int, int
     True
     """
     zarr = require("zarr")
-    array = zarr.open_array(os.fspath(path), mode="r")
-    attrs = dict(array.attrs)
+    local = store_attributes(path)  # a folder's zarr.json, read as the package reads JSON
+    try:
+        array = zarr.open_array(os.fspath(path), mode="r")
+        attrs = dict(array.attrs) if local is None else local
+    except RecursionError:  # zarr's own reading of a store that is not a folder
+        raise ValueError(f"{os.fspath(path)!r}: its metadata nest too deeply") from None
     if attrs.get("format") != FORMAT:
         raise ValueError(f"{os.fspath(path)!r} is not a store of maze rows (no format {FORMAT!r})")
     try:
@@ -360,3 +366,23 @@ def read_zarr_maze(path: str | os.PathLike[str]) -> tuple[InfiniteMaze, int, int
     if tuple(array.shape) != (stop - start, maze.width):
         raise ValueError(f"{os.fspath(path)!r}: shape {tuple(array.shape)} is not that of its rows")
     return maze, start, stop
+
+
+def store_attributes(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The attributes in the ``zarr.json`` of the folder ``path``, or
+    ``None`` without one: read through ``eller_stream._json`` (deep nesting,
+    a key twice, huge integers are a ``ValueError``), at most
+    :data:`MAX_META_BYTES` (the largest schedule, indented, and the rest)."""
+    name = os.path.join(os.fspath(path), "zarr.json")
+    if not os.path.isfile(name):
+        return None
+    with open(name, "rb") as f:
+        text = f.read(MAX_META_BYTES + 1)
+    what = f"{os.fspath(path)!r}: its zarr.json"
+    if len(text) > MAX_META_BYTES:
+        raise ValueError(f"{what} is over {MAX_META_BYTES} bytes")
+    meta = loads(text, what)
+    attrs = meta.get("attributes", {}) if isinstance(meta, dict) else None
+    if not isinstance(attrs, dict):
+        raise ValueError(f"{what} has no attributes object")
+    return attrs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import struct
 
 import numpy as np
@@ -142,3 +143,93 @@ def test_forged_but_valid_state_is_accepted():
 def test_forged_invalid_states_are_refused(fields, message):
     with pytest.raises(ValueError, match=message):
         es.EllerStream.resume(forged(**fields))
+
+
+# -- the banded checkpoint's parameters: JSON from outside (issue 32) ----------------
+
+BANDED = struct.Struct("<8sHHIQQqQQI")
+
+
+def banded_forged(params: bytes, width=6, band=4, seed=1, start=0, rows=0):
+    """A sealed version-2 banded checkpoint holding ``params`` as its JSON."""
+    header = BANDED.pack(b"ELLRBAND", 2, 0, width, band, seed, start, rows, 0, len(params))
+    return resign(header + params)
+
+
+KNOBS = b'"doors":0.45,"horizontal":0.5,"vertical":0.5'
+
+
+def test_forged_banded_parameters_are_read():
+    stream = es.BandedStream.resume(banded_forged(b"{" + KNOBS + b',"schedule":{"0":{"loops":1.0}}}'))
+    assert stream.maze == es.InfiniteMaze(6, 4, 1, schedule=es.Schedule({0: {"loops": 1.0}}))
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        (b"[" * 5000, "nested too deeply"),
+        (b"{" + KNOBS + b',"schedule":' + b"[" * 5000, "nested too deeply"),
+        (b"{" + KNOBS + b',"schedule":{"0":{"loops":1.0},"-0":{"loops":0.0}}}', "band 0 twice"),
+        (b"{" + KNOBS + b',"schedule":{"0":{"loops":1.0},"0":{"loops":0.0}}}', "key '0' twice"),
+        (b"{" + KNOBS + b',"doors":0.5}', "key 'doors' twice"),
+        (b'{"doors":' + b"1" * 5000 + b"}", "5000 digits"),
+        (b"{" + KNOBS + b',"loops":NaN}', "NaN"),
+    ],
+)
+def test_hostile_banded_parameters_are_corrupt(params, match):
+    with pytest.raises(ValueError, match=f"corrupt .*{match}"):
+        es.BandedStream.resume(banded_forged(params))
+
+
+def test_the_library_and_the_command_line_take_the_same_parameters():
+    from eller_stream import _checkpoint
+
+    good = b"{" + KNOBS + b"}"
+    for size, taken in ((_checkpoint.MAX_PARAMS_BYTES, True), (_checkpoint.MAX_PARAMS_BYTES + 1, False)):
+        data = banded_forged(good[:-1] + b" " * (size - len(good)) + b"}")  # JSON allows the spaces
+        for read in (es.BandedStream.resume, lambda d: _checkpoint.read_state(io.BytesIO(d))):
+            if taken:
+                read(data)
+            else:
+                with pytest.raises(ValueError, match="parameters too long"):
+                    read(data)
+
+
+# -- a Zarr store's attributes (issue 32) -----------------------------------------------
+
+
+@pytest.fixture
+def store(tmp_path):
+    pytest.importorskip("zarr", reason="the [dask] extra is not installed")
+    pytest.importorskip("dask.array", reason="the [dask] extra is not installed")
+    path = tmp_path / "m.zarr"
+    es.write_zarr(path, es.InfiniteMaze(8, 4, 1, schedule=es.Schedule({0: {"loops": 0.5}})), 0, 8)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "match"),
+    [
+        ('"start": 0', '"deep": ' + "[" * 5000 + "]" * 5000 + ', "start": 0', "nested too deeply"),
+        ('"start": 0', '"start": 0, "start": 1', "key 'start' twice"),
+        ('"0": {', '"-0": {}, "0": {', "band 0 twice"),
+        ('"start": 0', '"start": ' + "1" * 5000, "5000 digits"),
+    ],
+)
+def test_hostile_store_attributes_are_a_value_error(store, old, new, match):
+    meta = store / "zarr.json"
+    text = meta.read_text()
+    assert old in text
+    meta.write_text(text.replace(old, new, 1))
+    with pytest.raises(ValueError, match=match):
+        es.read_zarr_maze(store)
+
+
+def test_a_store_with_the_largest_schedule_reads_back(tmp_path):
+    pytest.importorskip("zarr", reason="the [dask] extra is not installed")
+    pytest.importorskip("dask.array", reason="the [dask] extra is not installed")
+    from test_schedule import LIMIT, keyframes_of_size
+
+    maze = es.InfiniteMaze(8, 4, 1, schedule=es.Schedule(keyframes_of_size(LIMIT)))
+    es.write_zarr(tmp_path / "m.zarr", maze, -4, 4)
+    assert es.read_zarr_maze(tmp_path / "m.zarr") == (maze, -4, 4)

@@ -634,3 +634,95 @@ def test_exit_statuses_are_documented():
     readme = open(os.path.join(ROOT, "README.md")).read()
     for status in ("74", "128", "130", "143"):
         assert status in readme
+
+
+# -- schedules and states from outside (issue 32) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[" * 5000, "nested too deeply"),
+        ('{"0": {"loops": 0.5}, "-0": {"loops": 1}}', "band 0 twice"),
+        ('{"0": {}, "0": {"loops": 1}}', "key '0' twice"),
+        ('{"0": {"loops": ' + "1" * 5000 + "}}", "an integer of 5000 digits"),
+    ],
+)
+def test_a_schedule_file_that_breaks_json_is_one_line(tmp_path, text, words):
+    path = tmp_path / "s.json"
+    path.write_text(text)
+    for command in ([], ["render", "-o", str(tmp_path / "x.png")]):
+        out = run(*command, "--band", "4", "--width", "5", "--rows", "3", "--schedule", str(path))
+        assert out.returncode == 2 and out.stdout == b""
+        line = one_error_line(out.stderr)
+        assert line.startswith("eller-stream: error: --schedule: ") and words in line, line
+
+
+def test_what_save_state_writes_resume_reads_at_the_schedule_limit(tmp_path):
+    from test_schedule import LIMIT, keyframes_of_size
+
+    at = es.Schedule(keyframes_of_size(LIMIT))
+    path, state = tmp_path / "s.json", tmp_path / "s.bin"
+    path.write_text(at.to_json().replace(":", ": "))  # another spelling: over the limit, canonical at it
+    common = ["--band", "4", "--seed", "2", "--start", "-3", "--style", "raw", "--width", "7"]
+    first = run(*common, "--horizontal", "0.30000000000000004", "--schedule", str(path),
+                "--rows", "5", "--save-state", str(state))  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    rest = run("--resume", str(state), "--rows", "4", "--style", "raw")
+    assert rest.returncode == 0, rest.stderr
+    maze = es.InfiniteMaze(7, 4, 2, horizontal=0.30000000000000004, schedule=at)
+    np.testing.assert_array_equal(raw(first.stdout + rest.stdout, 7)[:-1], maze.rows(-3, 5))
+    # a file under the limit whose schedule is over it (values 0 and 1 become 0.0 and 1.0):
+    # refused at once, not saved for a --resume that refuses it
+    parts = [f'"{i}":{{"loops":{i % 2}}}' for i in range(50_500)]
+    path.write_text("{" + ",".join(parts) + "}")
+    assert path.stat().st_size < LIMIT
+    out = run(*common, "--schedule", str(path), "--rows", "5", "--save-state", str(tmp_path / "t.bin"))
+    assert out.returncode == 2 and f"at most {LIMIT} bytes" in one_error_line(out.stderr)
+    assert not (tmp_path / "t.bin").exists()
+
+
+def banded_state(params: bytes) -> bytes:
+    """A --save-state file whose banded checkpoint holds ``params`` as its JSON (checksums forged)."""
+    header = struct.Struct("<8sHHIQQqQQI").pack(b"ELLRBAND", 2, 0, 5, 4, 1, 0, 0, 0, len(params))
+    checkpoint = header + params
+    checkpoint += hashlib.blake2b(checkpoint, digest_size=16).digest()
+    body = b"ELLRCLI1" + struct.pack("<I", len(checkpoint)) + checkpoint + struct.pack("<I", 0)
+    return body + hashlib.blake2b(body, digest_size=16).digest()
+
+
+@pytest.mark.parametrize(
+    ("params", "words"),
+    [
+        (b"[" * 5000, "nested too deeply"),
+        (b'{"doors":0.45,"schedule":{"0":{"loops":1.0},"-0":{}}}', "band 0 twice"),
+        (b'{"doors":0.45,"schedule":{"0":{"loops":1.0},"0":{}}}', "key '0' twice"),
+    ],
+)
+def test_resume_of_hostile_parameters_is_one_line(tmp_path, params, words):
+    path = tmp_path / "s.bin"
+    path.write_bytes(banded_state(params))
+    good = tmp_path / "good.bin"
+    good.write_bytes(banded_state(b'{"doors":0.45,"schedule":{"0":{"loops":1.0}}}'))
+    assert run("--resume", str(good), "--rows", "3").returncode == 0
+    out = run("--resume", str(path), "--rows", "3")
+    assert out.returncode == 2 and out.stdout == b""
+    line = one_error_line(out.stderr)
+    assert "corrupt" in line and words in line, line
+
+
+def test_a_zarr_output_over_a_store_with_odd_json(tmp_path):
+    pytest.importorskip("zarr", reason="the [dask] extra is not installed")
+    pytest.importorskip("dask.array", reason="the [dask] extra is not installed")
+    from test_schedule import LIMIT, keyframes_of_size
+
+    store, schedule = tmp_path / "m.zarr", tmp_path / "s.json"
+    schedule.write_text(es.Schedule(keyframes_of_size(LIMIT)).to_json())
+    args = ["render", "-o", str(store), "--band", "4", "--width", "5", "--rows", "8", "--seed", "1"]
+    for _ in range(2):  # the second replaces the store it wrote, whose zarr.json is over 1 MiB
+        out = run(*args, "--schedule", str(schedule))
+        assert out.returncode == 0, out.stderr
+    assert (store / "zarr.json").stat().st_size > LIMIT
+    (store / "zarr.json").write_text("[" * 5000)
+    out = run(*args)
+    assert out.returncode == 2 and "is not a store of maze rows" in one_error_line(out.stderr)

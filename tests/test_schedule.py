@@ -4,6 +4,7 @@ held outside, against the plain model in naive.py; a schedule as data
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import pickle
@@ -16,6 +17,7 @@ from strategies import door_probabilities, probabilities
 
 import eller_stream as es
 from eller_stream import _band_kernels as bk
+from eller_stream import _checkpoint
 
 from naive import banded_reference, neighbours, schedule_params
 
@@ -177,3 +179,204 @@ def test_a_maze_refuses_what_is_not_a_schedule():
         es.InfiniteMaze(5, schedule={0: {"loops": 1.0}})
     with pytest.raises(TypeError, match="schedule"):
         es.Schedule.from_json(None)
+
+
+# -- one limit, on the canonical JSON (issue 32) -------------------------------------
+
+LIMIT = 1 << 20  # a schedule's to_json() is at most this many bytes (docs/levels.md)
+
+
+def keyframes_of_size(n: int) -> dict[int, dict[str, float]]:
+    """Keyframes whose ``to_json()`` is exactly ``n`` bytes (``n >= 40``):
+    empty ones at 0, 1, 2, ..., then one at a negative band whose digits
+    make up the rest."""
+    frames: dict[int, dict[str, float]] = {}
+    size = 2  # {}
+    while n - size > 37:
+        size += len(str(len(frames))) + 5 + bool(frames)  # "i":{} and its comma
+        frames[len(frames)] = {}
+    digits = n - size - bool(frames) - 17  # ,"-111":{"loops":0.5}
+    frames[-int("1" * digits)] = {"loops": 0.5}
+    text = json.dumps({str(k): frames[k] for k in sorted(frames)}, separators=(",", ":"))
+    assert len(text) == n
+    return frames
+
+
+def test_the_limit_is_on_the_canonical_json():
+    at = es.Schedule(keyframes_of_size(LIMIT))
+    assert len(at.to_json()) == LIMIT and es.Schedule.from_json(at.to_json()) == at
+    over = keyframes_of_size(LIMIT + 1)
+    with pytest.raises(ValueError, match=f"at most {LIMIT} bytes"):
+        es.Schedule(over)
+    with pytest.raises(ValueError, match=f"at most {LIMIT} bytes"):
+        es.Schedule.from_json(json.dumps({str(k): f for k, f in over.items()}, separators=(",", ":")))
+    with pytest.raises(ValueError, match=f"at most {LIMIT} bytes"):  # refused before it is checked
+        es.Schedule({key: {} for key in range(LIMIT // 7 + 1)})
+    # values written 0/1: text under the limit, canonical (0.0/1.0) over it
+    parts = [f'"{i}":{{"loops":{i % 2}}}' for i in range(50_500)]
+    text = "{" + ",".join(parts) + "}"
+    assert len(text) < LIMIT < len(text.replace("0}", "0.0}").replace("1}", "1.0}"))
+    with pytest.raises(ValueError, match=f"at most {LIMIT} bytes"):
+        es.Schedule.from_json(text)
+    # whitespace and other spellings are read, up to four times the limit
+    spaced = at.to_json().replace(":", ": ")
+    assert LIMIT < len(spaced) <= 4 * LIMIT and es.Schedule.from_json(spaced) == at
+    with pytest.raises(ValueError, match="over the limit"):
+        es.Schedule.from_json(" " * (4 * LIMIT) + at.to_json())
+    from eller_stream import _schedule
+
+    assert LIMIT == _schedule.MAX_JSON_BYTES
+
+
+def test_a_maze_with_the_largest_schedule_saves_and_resumes():
+    at = es.Schedule(keyframes_of_size(LIMIT))
+    maze = es.InfiniteMaze(9, 4, 5, horizontal=0.30000000000000004, schedule=at)
+    stream = maze.stream(-7)
+    stream.take(6)
+    data = stream.checkpoint()
+    assert _checkpoint.read_state(io.BytesIO(data)) == data  # how the command line reads a state
+    resumed = es.BandedStream.resume(data)
+    assert resumed.maze == maze
+    np.testing.assert_array_equal(resumed.take(5), maze.rows(-1, 4))
+
+
+# -- JSON from outside (issue 32) ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 5000,
+        '{"0":' * 5000,
+        '{"0": {"loops": ' + "[" * 100_000,
+        "[" * 2000 + "]" * 2000,
+        b"[" * 5000,
+    ],
+)
+def test_deep_json_is_a_value_error(text):
+    with pytest.raises(ValueError, match=r"schedule's JSON: .*nested too deeply"):
+        es.Schedule.from_json(text)
+
+
+def test_an_integer_of_too_many_digits_names_the_schedule():
+    with pytest.raises(ValueError, match="schedule's JSON: an integer of 5000 digits") as info:
+        es.Schedule.from_json('{"0": {"loops": ' + "1" * 5000 + "}}")
+    assert "set_int_max_str_digits" not in str(info.value)
+    # a float of that many digits is a number (out of range here)
+    with pytest.raises(ValueError, match="loops must be in"):
+        es.Schedule.from_json('{"0": {"loops": 1' + "0" * 5000 + ".0}}")
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ('{"0": {"loops": 0.5}, "-0": {"loops": 1.0}}', "band 0 twice"),
+        ('{"0": {}, "0": {"loops": 1.0}}', "key '0' twice"),
+        ('{"7": {"loops": 0.5, "loops": 1.0}}', "key 'loops' twice"),
+    ],
+)
+def test_a_band_or_a_parameter_named_twice_is_refused(text, match):
+    with pytest.raises(ValueError, match=match):
+        es.Schedule.from_json(text)
+
+
+def test_minus_zero_is_written_as_zero():
+    a = es.Schedule({0: {"loops": -0.0, "horizontal": -0.0}})
+    b = es.Schedule.from_json('{"-0": {"loops": -0, "horizontal": -0.0}}')
+    zero = es.Schedule({0: {"loops": 0.0, "horizontal": 0.0}})
+    assert a.to_json() == b.to_json() == zero.to_json() == '{"0":{"horizontal":0.0,"loops":0.0}}'
+    assert hash(a) == hash(zero) and repr(b) == repr(zero)
+    # the maze's own values too: one checkpoint for one maze
+    minus = es.InfiniteMaze(6, 4, 1, horizontal=-0.0, vertical=-0.0).stream()
+    plus = es.InfiniteMaze(6, 4, 1, horizontal=0.0, vertical=0.0).stream()
+    assert minus.checkpoint() == plus.checkpoint()
+    assert repr(es.BandParams(vertical=-0.0)) == repr(es.BandParams(vertical=0.0))
+
+
+def test_a_call_costs_no_pass_over_the_keyframes():
+    import time
+
+    frames = {i: {"loops": float(i % 2), "doors": 0.25 + 0.5 * (i % 2)} for i in range(30_000)}
+    maze = es.InfiniteMaze(8, 4, 3, schedule=es.Schedule(frames))
+    stream = maze.stream(4 * 15_000)
+    maze.rows(0, 8), stream.take(4)  # compiled, warm
+    t0 = time.perf_counter()
+    for i in range(100):
+        maze.band_params(i)
+        maze.rows(4 * i, 4 * i + 8)
+        stream.take(2)
+    # with the keyframes' values rebuilt per call this took about 4 s
+    assert time.perf_counter() - t0 < 1.0
+
+
+# -- keyframes no band reaches (issue 32) --------------------------------------------
+
+
+def test_a_keyframe_no_band_reaches_still_shapes_the_ramp():
+    # bands of 16 rows: band 2**59 - 1 holds the last row, so 2**60 is never reached
+    frames = {0: {"loops": 0.0}, 2**60: {"loops": 1.0}}
+    maze = es.InfiniteMaze(10, 16, 3, schedule=es.Schedule(frames))
+    last = (2**63 - 1) // 16
+    assert maze.band_params(last).loops == schedule_params(frames, OWN | {"rooms": 0.0}, last)["loops"]
+    assert maze.band_params(last).loops == (2**59 - 1) / 2**60
+    top = 2**63
+    expected = banded_reference(10, 16, 3, top - 40, top, schedule=frames)
+    np.testing.assert_array_equal(maze.rows(top - 40, top), expected)
+
+
+# -- the JavaScript module agrees -------------------------------------------------------
+
+
+def node_rows(params, start, stop):
+    """The answer of clients/js (tests/js/rows_stdio.mjs) to one rows request."""
+    import pathlib
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    script = pathlib.Path(__file__).parent / "js" / "rows_stdio.mjs"
+    line = json.dumps({"params": params, "start": str(start), "stop": str(stop)})
+    done = subprocess.run([node, str(script)], input=line + "\n", capture_output=True, text=True, timeout=60)
+    return json.loads(done.stdout)
+
+
+def test_the_javascript_module_refuses_a_band_named_twice():
+    params = {"width": 6, "band": 4, "seed": "1", "schedule": {"0": {"loops": 0.5}, "-0": {"loops": 1}}}
+    answer = node_rows(params, 0, 4)
+    assert "band 0 twice" in answer.get("error", ""), answer
+    with pytest.raises(ValueError, match="band 0 twice"):
+        es.Schedule.from_json(json.dumps(params["schedule"]))
+
+
+def test_the_javascript_module_takes_a_keyframe_no_band_reaches():
+    frames = {"0": {"loops": 0.0}, str(2**60): {"loops": 1.0}}
+    maze = es.InfiniteMaze(10, 16, 3, schedule=es.Schedule.from_json(json.dumps(frames)))
+    answer = node_rows({"width": 10, "band": 16, "seed": "3", "schedule": frames}, 2**63 - 40, 2**63)
+    assert answer.get("hex") == maze.rows(2**63 - 40, 2**63).tobytes().hex(), answer
+
+
+def test_the_lean_backend_takes_the_same_keyframes():
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import eller_stream as es\n"
+        "assert es.backend() == 'lean'\n"
+        "far = es.Schedule({0: {'loops': 0.0}, 2**60: {'loops': 1.0}})\n"
+        "print(es.InfiniteMaze(10, 16, 3, schedule=far).rows(2**63 - 40, 2**63).tobytes().hex())\n"
+        "try:\n"
+        '    es.Schedule.from_json(\'{"0": {}, "-0": {}}\')\n'
+        "except ValueError as exc:\n"
+        "    print(exc)\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "ELLER_STREAM_BACKEND": "lean", "PYTHONPATH": root}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows, refusal = done.stdout.splitlines()
+    far = es.Schedule({0: {"loops": 0.0}, 2**60: {"loops": 1.0}})
+    assert rows == es.InfiniteMaze(10, 16, 3, schedule=far).rows(2**63 - 40, 2**63).tobytes().hex()
+    assert refusal == "the schedule has band 0 twice"

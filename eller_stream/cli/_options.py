@@ -11,7 +11,7 @@ from typing import NamedTuple, TypeVar
 
 from .. import _validate as v
 from .._params import BandParams
-from .._schedule import Schedule
+from .._schedule import MAX_TEXT_BYTES, Schedule
 from ..banded import MAX_BAND, ROW_LIMIT
 from ._common import UsageError
 
@@ -53,9 +53,6 @@ def option_probability(name: str) -> Callable[[str], float]:
     return checked(lambda value: v.check_probability(name, value), float, "a number")
 
 
-MAX_SCHEDULE_BYTES = 1 << 20
-
-
 class ScheduleFile(NamedTuple):
     """A schedule and the file it was read from (a picture records the file)."""
 
@@ -69,14 +66,14 @@ def schedule_of(args: argparse.Namespace) -> Schedule | None:
 
 
 def _schedule(path: str) -> ScheduleFile:
-    """The schedule in file ``path`` (the JSON of ``Schedule.to_json()``)."""
+    """The schedule in file ``path`` (the JSON of ``Schedule.to_json()``),
+    with the library's limits and checks (``Schedule.from_json``): what it
+    takes, a checkpoint holds and ``--resume`` reads back."""
     try:
         with open(path, "rb") as f:
-            text = f.read(MAX_SCHEDULE_BYTES + 1)
+            text = f.read(MAX_TEXT_BYTES + 1)  # from_json refuses more: no need to read it all
     except OSError as exc:
         raise argparse.ArgumentTypeError(f"cannot read {path!r}: {exc.strerror or exc}") from None
-    if len(text) > MAX_SCHEDULE_BYTES:
-        raise argparse.ArgumentTypeError(f"{path!r} is over {MAX_SCHEDULE_BYTES} bytes: not a schedule")
     try:
         return ScheduleFile(path, Schedule.from_json(text))
     except (TypeError, ValueError) as exc:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 
@@ -27,11 +26,10 @@ def wanted(args: argparse.Namespace) -> bool:
 def _is_maze_store(path: str) -> bool:
     """A folder that ``write_zarr`` wrote (so it may be replaced)."""
     try:
-        with open(os.path.join(path, "zarr.json"), "rb") as f:
-            meta = json.loads(f.read(1 << 20))
+        attrs = scale.store_attributes(path)
     except (OSError, ValueError):
         return False
-    return isinstance(meta, dict) and meta.get("attributes", {}).get("format") == scale.FORMAT
+    return attrs is not None and attrs.get("format") == scale.FORMAT
 
 
 def _check(args: argparse.Namespace) -> tuple[str, InfiniteMaze, int, int]:

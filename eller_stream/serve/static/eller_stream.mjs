@@ -153,6 +153,10 @@ function schedule(source) {
   const frames = Object.keys(source).map((k) => [intIn("a schedule's band index", k, ROW_LOW, ROW_HIGH - 1n), knobs(source[k], ` at band ${k} of the schedule`)]);
   if (frames.length === 0) fail(RangeError, "schedule must have a keyframe");
   frames.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  // one keyframe a band ("0" and "-0" name the same); any band index is taken, also one no row reaches (spec 5.7)
+  for (let i = 1; i < frames.length; i++) {
+    if (frames[i][0] === frames[i - 1][0]) fail(RangeError, `the schedule has band ${frames[i][0]} twice`);
+  }
   return frames;
 }
 

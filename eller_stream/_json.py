@@ -1,0 +1,66 @@
+"""Reading JSON that comes from outside (a file, a query, a checkpoint, a
+store's metadata): :func:`loads`, the package's one way to do it.
+
+``json.loads`` alone lets hostile text out as something other than a clear
+``ValueError``, or not at all: deep nesting raises ``RecursionError``, an
+integer of over 4300 digits a ``ValueError`` that names no argument and
+points at ``sys.set_int_max_str_digits``, a repeated key silently keeps its
+last value, and ``NaN`` or ``Infinity`` are read as numbers.  :func:`loads`
+refuses each with a ``ValueError`` that starts with what was being read.
+
+>>> loads('{"a": [1, 2.5]}', "the example")
+{'a': [1, 2.5]}
+>>> loads('{"a": 1, "a": 2}', "the example")
+Traceback (most recent call last):
+...
+ValueError: the example: the key 'a' twice
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["MAX_DIGITS", "loads"]
+
+MAX_DIGITS = 4300  # an integer's digits at most (Python's default limit, whatever the interpreter's)
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} twice")
+        out[key] = value
+    return out
+
+
+def _integer(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise ValueError(f"an integer of {digits} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number")
+
+
+def loads(text: str | bytes, what: str) -> Any:
+    """The value of JSON ``text`` (``bytes`` as ``json.loads`` reads them),
+    or a ``ValueError`` ``"{what}: ..."``: for text that is not JSON, that
+    nests arrays or objects too deeply for the parser (about 1000 levels),
+    that names a key of an object twice, that holds an integer of over
+    :data:`MAX_DIGITS` digits, or ``NaN``, ``Infinity`` or ``-Infinity``.
+
+    >>> loads("[" * 5000, "the example")
+    Traceback (most recent call last):
+    ...
+    ValueError: the example: arrays or objects nested too deeply
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_unique, parse_int=_integer, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError(f"{what}: arrays or objects nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, and the hooks'
+        raise ValueError(f"{what}: {exc}") from None
