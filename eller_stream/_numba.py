@@ -139,6 +139,9 @@ class _Lazy:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.compiled is None:
             load()
+            if _broken[0]:  # the caller chose its errstate before it knew: plain Python now
+                with np.errstate(over="ignore"):
+                    return self.compiled(*args, **kwargs)
         return self.compiled(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:  # a dispatcher's attributes (signatures, ...)
