@@ -340,7 +340,7 @@ def test_the_javascript_module_matches_schedules(
         ({"width": 4, "seed": "1", "band": 4, "colour": 2}, 0, 1, 'unknown parameter "colour"'),
         ({"width": 4, "seed": "1", "loops": 0.5}, 0, 1, "loops needs band"),
         ({"width": 4, "seed": "1"}, -1, 1, "start must be in [0,"),
-        ({"width": 4, "seed": "1", "band": 4}, 5, 4, "stop must be at least start"),
+        ({"width": 4, "seed": "1", "band": 4}, 5, 4, "stop must be greater than start"),
         ({"width": 4, "seed": "1", "band": 4}, 0, 2**63 + 1, "stop must be in"),
         ({"width": 4, "seed": "1.5", "band": 4}, 0, 1, "seed must be an integer"),
     ],

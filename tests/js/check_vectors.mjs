@@ -22,7 +22,9 @@ for (const file of process.argv.slice(2)) {
     const where = `${file}#${i} ${JSON.stringify(v.params)} ${v.start}..${v.stop}`;
     try {
       const start = BigInt(v.start);
-      const got = rows(v.params, start, BigInt(v.stop));
+      const stop = BigInt(v.stop);
+      // rows() refuses an empty range: a vector of no rows has its closing row alone
+      const got = stop === start ? new Uint8Array(0) : rows(v.params, start, stop);
       const width = v.params.width;
       for (const [r, want] of Object.entries(v.rows)) {
         const k = Number(BigInt(r) - start);
