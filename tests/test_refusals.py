@@ -192,7 +192,10 @@ SCHEDULES: list[Case] = [
 CASES = ROWS + PARAMS + SCHEDULES
 # Schedule.from_json_value keeps the last keyframe of a band named twice
 # (issue 32, item 7: its fix is on another branch)
-NAMED_TWICE = {"schedule {'0': {}, '-0': {}}", "schedule {'4': {'loops': 0.1}, '-0': {}, '0': {'doors': 0.5}}"}
+NAMED_TWICE = {
+    "schedule {'0': {}, '-0': {}}",
+    "schedule {'4': {'loops': 0.1}, '-0': {}, '0': {'doors': 0.5}}",
+}
 
 
 def cases(where: str) -> list[Any]:
