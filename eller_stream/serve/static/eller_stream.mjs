@@ -139,14 +139,14 @@ function probability(name, value) {
   return value;
 }
 
-// a typed array of `length`, or a RangeError that says what could not be had
-function alloc(Kind, length, what) {
+// n bytes (a BigInt), or a RangeError that says what could not be had
+function bytes(n, what) {
   try {
-    return new Kind(length);
+    if (n <= BigInt(Number.MAX_SAFE_INTEGER)) return new Uint8Array(Number(n));
   } catch (e) {
-    if (e instanceof RangeError) fail(RangeError, `${what} need ${BigInt(length) * BigInt(Kind.BYTES_PER_ELEMENT)} bytes, more than can be had`);
-    throw e;
+    if (!(e instanceof RangeError)) throw e;
   }
+  return fail(RangeError, `${what} need ${n} bytes, more than can be had`);
 }
 
 function knobs(source, where) {
@@ -281,7 +281,7 @@ function eller(p, start, stop, closing) {
   const key = seedKey(p.seed);
   const J = threshold(p.own.horizontal);
   const O = threshold(p.own.vertical);
-  const out = closing ? null : alloc(Uint8Array, Number(stop - start) * w, `stop - start = ${stop - start} rows of width ${w}`);
+  const out = closing ? null : bytes((stop - start) * BigInt(w), `stop - start = ${stop - start} rows of width ${w}`);
   const row = new Uint8Array(w);
   const hi = new Uint32Array(w);
   const lo = new Uint32Array(w);
@@ -529,8 +529,8 @@ function banded(p, start, stop) {
   const w = p.width;
   const K = BigInt(p.band);
   const key = seedKey(p.seed);
-  const out = alloc(Uint8Array, Number(stop - start) * w, `stop - start = ${stop - start} rows of width ${w}`);
-  const scratch = alloc(Uint8Array, p.band * w, `a band of ${p.band} rows of width ${w}`);
+  const out = bytes((stop - start) * BigInt(w), `stop - start = ${stop - start} rows of width ${w}`);
+  const scratch = bytes(BigInt(p.band) * BigInt(w), `a band of ${p.band} rows of width ${w}`);
   for (let b = floorDiv(start, K); b <= floorDiv(stop - 1n, K); b++) {
     scratch.fill(0);
     band(p, key, b, paramsAt(p, b), paramsAt(p, b - 1n).doors, scratch);
