@@ -5,7 +5,10 @@ package, the plain-Python model of naive.py and the JavaScript module
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
+import math
+import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -20,6 +23,7 @@ from strategies import door_probabilities, probabilities, room_shares, seeds
 
 import eller_stream as es
 
+import naive
 from naive import banded_reference, closing_row_reference, eller_reference, seed_key
 
 pytestmark = pytest.mark.usefixtures("numba_answers")
@@ -105,6 +109,128 @@ def test_the_vectors_cover_what_the_spec_says() -> None:
         assert {0.0, 1.0} <= {p.get(name, -1) for p in banded}, name
     assert 1.0 in {p.get("doors") for p in banded} and any(p.get("rooms", 0) > 0 for p in banded)
     assert any("schedule" in p for p in banded)
+
+    abouts = [v["about"] for _, _, v in ALL if "about" in v]
+    for kind in ("horizontal", "0.8 x horizontal", "vertical", "0.6 x vertical", "doors", "loops"):
+        assert any(a.startswith(f"tie: a draw exactly on the threshold of {kind} ") for a in abouts), kind
+    for what in ("tie: the room target", "clip:", "left out:", "braid doors:"):
+        assert any(a.startswith(what) for a in abouts), what
+
+
+# -- the vectors that catch a port's mistakes (tests/vectors/porting.json) ----------------
+def _make_vectors() -> Any:
+    spec = importlib.util.spec_from_file_location("make_vectors", HERE / "vectors" / "make_vectors.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MAKE = _make_vectors()
+
+
+def porting(prefix: str) -> list[dict[str, Any]]:
+    found = [v for _, _, v in ALL if v.get("about", "").startswith(prefix)]
+    assert found, prefix
+    return found
+
+
+def naive_sha(vector: dict[str, Any]) -> str:
+    return sha(naive_rows(vector["params"], int(vector["start"]), int(vector["stop"]))[0])
+
+
+def test_each_tie_sits_half_way_between_two_thresholds() -> None:
+    for _, factor, _, value, *_ in (*MAKE.TIES_ELLER, *MAKE.TIES_BANDED):
+        scaled = value * factor * 2**32  # binary64, as section 2.4 says
+        assert scaled % 1 == 0.5 and math.floor(scaled) % 2 == 0, value
+    width, band, _, rooms = MAKE.TIE_ROOMS
+    low = math.floor(rooms * 2**32)
+    assert rooms * 2**32 == low + 0.5 and low % 2 == 0
+    assert (band * width * low) >> 32 != (band * width * (low + 1)) >> 32  # the target moves
+
+
+def half_up(x: float) -> int:
+    return math.floor(x + 0.5)
+
+
+def test_rounding_half_up_changes_every_tie_vector(monkeypatch: pytest.MonkeyPatch) -> None:
+    ties = porting("tie:")
+    assert len(ties) == len(MAKE.TIES_ELLER) + len(MAKE.TIES_BANDED) + 1
+    monkeypatch.setattr(naive, "round", half_up, raising=False)  # naive.py's thresholds round so
+    for v in ties:
+        assert naive_sha(v) != v["sha256"], v["about"]
+
+
+# The rules as naive.py has them, which the mistakes below call.
+SCHEDULE_PARAMS, BAND_REFERENCE = naive.schedule_params, naive.band_reference
+
+
+def unclipped(keyframes: dict[int, dict[str, float]], own: dict[str, float], band: int) -> dict[str, float]:
+    """A band's parameters without the clipping step (a mistake)."""
+    out = SCHEDULE_PARAMS(keyframes, own, band)
+    keys = sorted(keyframes)
+    if keys[0] < band < keys[-1]:
+        i = max(i for i, key in enumerate(keys) if key <= band)
+        t = float(band - keys[i]) / float(keys[i + 1] - keys[i])
+        for name in own:
+            a, b = (float(keyframes[k].get(name, own[name])) for k in keys[i : i + 2])
+            out[name] = a + (b - a) * t
+    return out
+
+
+def named_only(keyframes: dict[int, dict[str, float]], own: dict[str, float], band: int) -> dict[str, float]:
+    """Each parameter between the keyframes that name it (a mistake)."""
+    out = {}
+    for name in own:
+        named = {k: {name: f[name]} for k, f in keyframes.items() if name in f}
+        out[name] = SCHEDULE_PARAMS(named, {name: own[name]}, band)[name] if named else own[name]
+    return out
+
+
+def own_doors_above(width: int, band_height: int, seed: int, band: int, **knobs: Any) -> np.ndarray:
+    """A band whose loops see its top seam's doors drawn with its own doors (a mistake)."""
+    knobs["doors_above"] = knobs["doors"]
+    rows: np.ndarray = BAND_REFERENCE(width, band_height, seed, band, **knobs)
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("prefix", "name", "mistake"),
+    [
+        ("clip:", "schedule_params", unclipped),
+        ("left out:", "schedule_params", named_only),
+        ("braid doors:", "band_reference", own_doors_above),
+    ],
+)
+def test_each_porting_vector_catches_its_mistake(
+    monkeypatch: pytest.MonkeyPatch, prefix: str, name: str, mistake: Any
+) -> None:
+    vectors = porting(prefix)
+    for v in vectors:
+        assert naive_sha(v) == v["sha256"]
+    monkeypatch.setattr(naive, name, mistake)
+    for v in vectors:
+        assert naive_sha(v) != v["sha256"], v["about"]
+
+
+@needs_node
+def test_a_javascript_module_that_rounds_half_up_fails_the_tie_vectors(tmp_path: Path) -> None:
+    source = (HERE.parent / "clients" / "js" / "eller_stream.mjs").read_text()
+    head, rest = source.split("export function threshold(p) {\n", 1)
+    _, tail = rest.split("\n}\n", 1)
+    wrong = tmp_path / "half_up.mjs"
+    wrong.write_text(head + "export function threshold(p) {\n  return Math.round(p * TWO32);\n}\n" + tail)
+    ties = porting("tie:")
+    path = tmp_path / "ties.json"
+    path.write_text(json.dumps({"vectors": ties}))
+    script = HERE / "js" / "check_vectors.mjs"
+    env = {**os.environ, "ELLER_STREAM_MODULE": str(wrong)}
+    command = [NODE, str(script), str(path)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+    report = json.loads(done.stdout)
+    assert done.returncode == 1 and report["checked"] == len(ties)
+    failed = {f.split(" ")[0] for f in report["failures"]}
+    assert failed == {f"{path}#{i}" for i in range(len(ties))}  # every one of them
 
 
 # -- the JavaScript module --------------------------------------------------------------
@@ -214,7 +340,7 @@ def test_the_javascript_module_matches_schedules(
         ({"width": 4, "seed": "1", "band": 4, "colour": 2}, 0, 1, 'unknown parameter "colour"'),
         ({"width": 4, "seed": "1", "loops": 0.5}, 0, 1, "loops needs band"),
         ({"width": 4, "seed": "1"}, -1, 1, "start must be in [0,"),
-        ({"width": 4, "seed": "1", "band": 4}, 5, 4, "stop must be at least start"),
+        ({"width": 4, "seed": "1", "band": 4}, 5, 4, "stop must be greater than start"),
         ({"width": 4, "seed": "1", "band": 4}, 0, 2**63 + 1, "stop must be in"),
         ({"width": 4, "seed": "1.5", "band": 4}, 0, 1, "seed must be an integer"),
     ],

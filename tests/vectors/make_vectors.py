@@ -41,9 +41,13 @@ def _banded(params: dict[str, Any], start: int, stop: int) -> np.ndarray:
     return maze.rows(start, stop)
 
 
-def vector(params: dict[str, Any], start: int, stop: int, key: bool = False) -> dict[str, Any]:
-    """One vector: ``params`` (seed as a decimal string), rows start .. stop - 1."""
-    out: dict[str, Any] = {"params": params, "start": str(start), "stop": str(stop)}
+def vector(
+    params: dict[str, Any], start: int, stop: int, key: bool = False, about: str | None = None
+) -> dict[str, Any]:
+    """One vector: ``params`` (seed as a decimal string), rows start .. stop - 1
+    (``about``: what rule it pins, for a porter whose rows differ)."""
+    out: dict[str, Any] = {} if about is None else {"about": about}
+    out.update({"params": params, "start": str(start), "stop": str(stop)})
     if "band" in params:
         rows = _banded(params, start, stop)
     else:
@@ -116,12 +120,80 @@ def level_vectors() -> list[dict[str, Any]]:
     return out
 
 
+# -- what a port gets wrong (docs/spec.md, "For porters") ------------------------------
+# A probability p with p * 2**32 = v + 1/2 for an even v puts a threshold exactly
+# half-way: round half to even gives v, rounding half up (JavaScript's Math.round)
+# v + 1. Each value below is (v + 1/2) / 2**32 for v the 32 bits that one cell
+# draws (found by trying cells and seeds), so that the cell passes its threshold
+# under one rounding and not the other; tests/test_vectors.py checks that rounding
+# half up changes each vector's rows, and that the value sits on the tie.
+# (name, factor, seed, value[, other parameters]): the threshold is of value * factor.
+TIES_ELLER = (
+    ("horizontal", 1.0, 2, 0.20868187735322863, {}),  # lo(draw(key, 0)): row 0, cells 0 and 1
+    ("vertical", 1.0, 2, 0.45271268917713314, {"horizontal": 1.0}),  # hi(draw(key, 0)), width 2
+)
+TIES_BANDED = (
+    ("horizontal", 0.8, 1, 0.5542763661651406),  # band 0, row 0: FIRST_JOIN * horizontal
+    ("horizontal", 1.0, 1, 0.7573788944864646),  # band 0, row 1, cell 0
+    ("vertical", 0.6, 2, 0.8232058346038684),  # band 0, row 0, cell 3: FIRST_OPEN * vertical
+    ("vertical", 1.0, 1, 0.5985205696197227),  # band 0, row 1, cell 2
+    ("doors", 1.0, 1, 0.45482529012952),  # seam 1, column 0
+    ("loops", 1.0, 1, 0.1447786974022165),  # band 0, cell 1
+)
+# rooms: T = (K * width * threshold) >> 32 is 21 with v = 984263338, 22 with v + 1,
+# and seed 146's band 0 places a room of 21 cells first: half up places a second.
+TIE_ROOMS = (12, 8, 146, 0.22916666662786156)
+# The clipping step: band 0 lies between keyframes -2**60 and 1, where t rounds
+# to 1.0 and a + (b - a) * t is one float below b, on the tie (v = 1953459746,
+# even: threshold v), where b (the float above the tie) has threshold v + 1: the
+# clip gives b, and column 0 of seam 1 is a door only with it.
+CLIP = {str(-(2**60)): {"doors": 0.9701629673271965}, "1": {"doors": 0.45482529012952005}}
+# A parameter a keyframe leaves out takes the maze's own value at that keyframe
+# (loops 0.0 at band 4, so band 2 has 0.5), not the value between the keyframes
+# that name it (0.75).
+LEFT_OUT = {"0": {"loops": 1.0}, "4": {"horizontal": 0.2}, "8": {"loops": 0.0}}
+# The braid's doors under a schedule: band 1's loops see seam 1's doors, drawn
+# with band 0's doors (0.05), not band 1's own (1.0).
+BRAID_DOORS = {"0": {"doors": 0.05}, "1": {"doors": 1.0}}
+
+
+def porting_vectors() -> list[dict[str, Any]]:
+    def tie(name: str, factor: float) -> str:
+        scaled = name if factor == 1.0 else f"{factor} x {name}"
+        return f"tie: a draw exactly on the threshold of {scaled} (round half to even, not half up)"
+
+    out = []
+    for name, factor, seed, value, extra in TIES_ELLER:
+        width = 6 if name == "horizontal" else 2
+        out.append(vector(p(width, seed, **extra, **{name: value}), 0, 6, about=tie(name, factor)))
+    for name, factor, seed, value in TIES_BANDED:
+        out.append(vector(p(8, seed, band=4, **{name: value}), -4, 8, about=tie(name, factor)))
+    width, band, seed, rooms = TIE_ROOMS
+    about = "tie: the room target T with threshold(rooms) on a tie (round half to even)"
+    out.append(vector(p(width, seed, band=band, rooms=rooms), -band, 2 * band, about=about))
+    about = "clip: a schedule's interpolated value clipped to its keyframes' values"
+    out.append(vector(p(8, 1, band=4, schedule=CLIP), -4, 8, about=about))
+    about = "left out: a keyframe without a parameter has the maze's own value of it"
+    out.append(vector(p(10, 5, band=4, schedule=LEFT_OUT), 0, 40, about=about))
+    about = "braid doors: a band's loops see its top seam's doors, drawn with the doors of the band above"
+    out.append(vector(p(10, 5, band=4, loops=1.0, schedule=BRAID_DOORS), -4, 12, about=about))
+    about = "the band of row -2**63 starts at -2**63 - 6 (band x height below int64)"
+    out.append(vector(p(12, 5, band=7), -TOP, -TOP + 20, about=about))
+    return out
+
+
 FILES = {
     "eller.json": ("The Eller stream (docs/spec.md section 4), with its closing rows.", eller_vectors),
     "banded.json": ("The banded maze (section 5) without loops or rooms.", banded_vectors),
     "levels.json": (
         "The banded maze with loops, rooms and schedules (sections 5.2, 5.5, 5.7).",
         level_vectors,
+    ),
+    "porting.json": (
+        "What a port gets wrong (docs/spec.md, For porters): draws exactly on a threshold"
+        " (round half to even), the clipping step, parameters a keyframe leaves out, the doors"
+        " a braid uses under a schedule, the band of row -2**63.",
+        porting_vectors,
     ),
 }
 

@@ -139,11 +139,25 @@ function probability(name, value) {
   return value;
 }
 
+// n bytes (a BigInt), or a RangeError that says what could not be had
+function bytes(n, what) {
+  try {
+    if (n <= BigInt(Number.MAX_SAFE_INTEGER)) return new Uint8Array(Number(n));
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+  }
+  return fail(RangeError, `${what} need ${n} bytes, more than can be had`);
+}
+
 function knobs(source, where) {
   const out = {};
   for (const name of Object.keys(source)) {
     if (!KNOBS.includes(name)) fail(RangeError, `unknown parameter ${JSON.stringify(name)}${where}`);
-    out[name] = probability(name, source[name]);
+    try {
+      out[name] = probability(name, source[name]);
+    } catch (e) {
+      throw new e.constructor(e.message + where); // the band of a schedule's keyframe too
+    }
   }
   return out;
 }
@@ -160,6 +174,26 @@ function schedule(source) {
   return frames;
 }
 
+// what schedule() leaves to check: before it, that the keyframes are objects
+// (not arrays); after it, that no band is named twice ("0" and "-0")
+function frameShapes(source) {
+  if (typeof source !== "object" || source === null) return;
+  if (Array.isArray(source)) fail(TypeError, "schedule must be an object of keyframes, got an array");
+  for (const k of Object.keys(source)) {
+    const frame = source[k];
+    if (typeof frame !== "object" || frame === null || Array.isArray(frame)) {
+      const got = Array.isArray(frame) ? "an array" : typeof frame === "string" ? JSON.stringify(frame) : String(frame);
+      fail(TypeError, `the schedule's keyframe at band ${k} must be an object, got ${got}`);
+    }
+  }
+}
+
+function bandsOnce(frames) {
+  for (let i = 1; i < frames.length; i++) {
+    if (frames[i][0] === frames[i - 1][0]) fail(RangeError, `the schedule has band ${frames[i][0]} twice`);
+  }
+}
+
 function checkParams(params) {
   if (typeof params !== "object" || params === null) fail(TypeError, "params must be an object");
   const allowed = ["width", "seed", "band", "schedule", ...KNOBS];
@@ -168,6 +202,7 @@ function checkParams(params) {
   }
   if (params.width === undefined) fail(TypeError, "width is required");
   if (params.seed === undefined) fail(TypeError, "seed is required (a BigInt or a decimal string)");
+  if (params.schedule !== undefined) frameShapes(params.schedule);
   const p = {
     width: Number(intIn("width", params.width, 1n, BigInt(MAX_WIDTH))),
     seed: intIn("seed", params.seed, 0n, M64),
@@ -175,6 +210,7 @@ function checkParams(params) {
     own: { ...DEFAULTS, ...knobs(Object.fromEntries(KNOBS.filter((k) => params[k] !== undefined).map((k) => [k, params[k]])), "") },
     schedule: params.schedule === undefined ? null : schedule(params.schedule),
   };
+  if (p.schedule !== null) bandsOnce(p.schedule);
   if (p.band === null) {
     for (const name of ["doors", "loops", "rooms", "schedule"]) {
       if (params[name] !== undefined) fail(RangeError, `${name} needs band (the Eller stream has none)`);
@@ -249,7 +285,7 @@ function eller(p, start, stop, closing) {
   const key = seedKey(p.seed);
   const J = threshold(p.own.horizontal);
   const O = threshold(p.own.vertical);
-  const out = new Uint8Array(closing ? 0 : Number(stop - start) * w);
+  const out = closing ? null : bytes((stop - start) * BigInt(w), `stop - start = ${stop - start} rows of width ${w}`);
   const row = new Uint8Array(w);
   const hi = new Uint32Array(w);
   const lo = new Uint32Array(w);
@@ -497,8 +533,8 @@ function banded(p, start, stop) {
   const w = p.width;
   const K = BigInt(p.band);
   const key = seedKey(p.seed);
-  const out = new Uint8Array(Number(stop - start) * w);
-  const scratch = new Uint8Array(p.band * w);
+  const out = bytes((stop - start) * BigInt(w), `stop - start = ${stop - start} rows of width ${w}`);
+  const scratch = bytes(BigInt(p.band) * BigInt(w), `a band of ${p.band} rows of width ${w}`);
   for (let b = floorDiv(start, K); b <= floorDiv(stop - 1n, K); b++) {
     scratch.fill(0);
     band(p, key, b, paramsAt(p, b), paramsAt(p, b - 1n).doors, scratch);
@@ -512,7 +548,7 @@ function banded(p, start, stop) {
 
 // ---------------------------------------------------------------- the API
 /**
- * Rows start .. stop - 1 as a Uint8Array of (stop - start) * width flags.
+ * Rows start .. stop - 1 (start < stop) as a Uint8Array of (stop - start) * width flags.
  * `params`: width, seed (BigInt or decimal string), and for the banded maze
  * band, horizontal, vertical, doors, loops, rooms, schedule; without band, the
  * Eller stream (rows from 0). `start`, `stop`: Numbers or BigInts.
@@ -520,10 +556,9 @@ function banded(p, start, stop) {
 export function rows(params, start, stop) {
   const p = checkParams(params);
   const low = p.band === null ? 0n : ROW_LOW;
-  const s = intIn("start", start, low, ROW_HIGH);
+  const s = intIn("start", start, low, ROW_HIGH - 1n);
   const e = intIn("stop", stop, low, ROW_HIGH);
-  if (e < s) fail(RangeError, `stop must be at least start, got start=${s} stop=${e}`);
-  if (e === s) return new Uint8Array(0);
+  if (e <= s) fail(RangeError, `stop must be greater than start, got start=${s}, stop=${e}`);
   return p.band === null ? eller(p, s, e, false) : banded(p, s, e);
 }
 

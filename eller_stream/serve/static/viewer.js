@@ -11,6 +11,9 @@ const COLOURS = { floor: "#fdfdf8", wall: "#1d2430", missing: "#d6d3ca", path: "
 const MAX_CACHED = 256;
 const MAX_FETCHES = 6;
 const MARGIN = 64; // pixels left of the maze, for the bands' first rows' numbers
+// a typed row: integers and powers added (2**63 - 5), and what to type instead
+const ROW_FORM = /^[-+]?[0-9]+(\*\*[0-9]+)?([-+][0-9]+(\*\*[0-9]+)?)*$/;
+const ROW_HINT = "row: an integer, such as 1000000000000, -2**62 or 2**63 - 5";
 
 const query = new URLSearchParams(location.search);
 const params = {
@@ -23,19 +26,33 @@ for (const name of KNOBS) if (query.get(name) !== null) params[name] = query.get
 const canvas = document.getElementById("maze");
 const stage = document.getElementById("stage");
 const ctx = canvas.getContext("2d");
-const view = { top: parseRow(query.get("row") || "0") ?? 0n, offset: 0, cell: 12, wall: 2, left: 0, rowsShown: 0 };
+const first = parseRow(query.get("row") || "0");
+const view = { top: first.row ?? 0n, offset: 0, cell: 12, wall: 2, left: 0, rowsShown: 0 };
 const bands = new Map(); // band index (string) -> Uint8Array of band * width flags, or "pending" / "failed"
 let fetching = 0;
 let path = []; // [[row BigInt, x], ...]
 let errors = [];
 
+// A row as typed: an integer, or a sum of integers and powers ("2**63 - 5",
+// "-2**62", "10**12 + 7"), exact (BigInt). {row} for a row of the maze, or
+// {error} saying why not: a row past either end is refused, not moved.
 function parseRow(text) {
-  const m = /^\s*(-?)([0-9]+)(?:\s*\*\*\s*([0-9]+))?\s*$/.exec(text);
-  if (!m) return null;
-  let v = BigInt(m[2]);
-  if (m[3] !== undefined) v = v ** BigInt(m[3]);
-  if (m[1]) v = -v;
-  return v < ROW_LOW ? ROW_LOW : v > ROW_HIGH ? ROW_HIGH : v;
+  const s = String(text).replace(/\s+/g, "");
+  if (s.length > 200 || !ROW_FORM.test(s)) return { error: ROW_HINT };
+  let v = 0n;
+  for (const [, sign, base, power] of s.matchAll(/([-+]?)([0-9]+)(?:\*\*([0-9]+))?/g)) {
+    let term = BigInt(base);
+    if (power !== undefined) {
+      if (BigInt(power) > 1024n) {
+        if (term > 1n) return { error: `row ${s}: far past the maze's ends, -2**63 and 2**63 - 1` };
+        term = term === 0n ? 0n : 1n;
+      } else term **= BigInt(power);
+    }
+    v += sign === "-" ? -term : term;
+  }
+  if (v > ROW_HIGH) return { error: `row ${v} is past the maze's last row, 2**63 - 1 = ${ROW_HIGH}` };
+  if (v < ROW_LOW) return { error: `row ${v} is above the maze's first row, -2**63 = ${ROW_LOW}` };
+  return { row: v };
 }
 
 const floorDiv = (a, k) => (a % k !== 0n && a < 0n ? a / k - 1n : a / k);
@@ -54,20 +71,31 @@ async function fetchBand(b) {
   bands.set(key, "pending");
   fetching++;
   try {
-    const start = b * K();
-    const answer = await fetch("/v1/rows?" + apiQuery({ start, stop: start + K(), format: "raw" }));
+    // the band's rows that exist: the bands of rows -2**63 and 2**63 - 1 are cut
+    // when the band height does not divide 2**63 (the rows past them stay closed)
+    const [start, stop] = bandRows(b);
+    const answer = await fetch("/v1/rows?" + apiQuery({ start, stop: stop + 1n, format: "raw" }));
     if (!answer.ok) throw new Error((await answer.json()).error);
-    bands.set(key, new Uint8Array(await answer.arrayBuffer()));
+    const data = new Uint8Array(params.band * params.width);
+    data.set(new Uint8Array(await answer.arrayBuffer()), Number(start - b * K()) * params.width);
+    bands.set(key, data);
   } catch (e) {
     bands.set(key, "failed");
     errors.push(String(e));
-    show(String(e));
+    tell(String(e));
   } finally {
     fetching--;
   }
   evict();
   draw();
   want();
+}
+
+// the first and last rows of band b that the maze has
+function bandRows(b) {
+  const top = b * K();
+  const bottom = top + K() - 1n;
+  return [top < ROW_LOW ? ROW_LOW : top, bottom > ROW_HIGH ? ROW_HIGH : bottom];
 }
 
 // the bands around the view, nearest to its middle first
@@ -77,7 +105,7 @@ function want() {
   const middle = floorDiv(view.top + BigInt(view.rowsShown >> 1), K());
   const needed = [];
   for (let b = first - 1n; b <= last + 1n; b++) {
-    if (b * K() >= ROW_LOW && b * K() <= ROW_HIGH && !bands.has(String(b))) needed.push(b);
+    if (b * K() + K() > ROW_LOW && b * K() <= ROW_HIGH && !bands.has(String(b))) needed.push(b);
   }
   const distance = (b) => (b > middle ? b - middle : middle - b);
   needed.sort((a, c) => (distance(a) < distance(c) ? -1 : distance(a) > distance(c) ? 1 : 0));
@@ -133,6 +161,7 @@ function draw() {
     if (row === null) continue;
     ctx.fillStyle = COLOURS.wall;
     ctx.fillRect(left - t + (t >> 1), y, t, c + (t >> 1));
+    if (r === ROW_LOW) ctx.fillRect(left - (t >> 1), y - (t >> 1), c * w + t, t); // the maze's top edge
     for (let x = 0; x < w; x++) {
       const x0 = left + x * c;
       if (!(row[x] & EAST)) ctx.fillRect(x0 + c - (t >> 1), y - (t >> 1), t, c + t);
@@ -151,7 +180,8 @@ function seam(r, y) {
   ctx.textAlign = "right";
   ctx.textBaseline = "top";
   const text = String(r);
-  ctx.fillText(text.length > 9 ? text.slice(0, 3) + "…" + text.slice(-4) : text, view.left - 18, y - 5);
+  const at = y + view.cell > 0 ? Math.max(y - 5, 1) : y - 5; // the top row's label below the canvas's edge
+  ctx.fillText(text.length > 9 ? text.slice(0, 3) + "…" + text.slice(-4) : text, view.left - 18, at);
 }
 
 function drawPath() {
@@ -169,12 +199,15 @@ function drawPath() {
   ctx.stroke();
 }
 
-function show(text) {
+// the rows in view (only rows the maze has), and a message that stays until the next jump
+function where() {
+  const last = view.top + BigInt(view.rowsShown - 2);
+  const text = `rows ${view.top} .. ${last > ROW_HIGH ? ROW_HIGH : last}, band ${floorDiv(view.top, K())}`;
   document.getElementById("where").textContent = text;
 }
 
-function where() {
-  show(`rows ${view.top} .. ${view.top + BigInt(view.rowsShown - 2)}, band ${floorDiv(view.top, K())}`);
+function tell(text) {
+  document.getElementById("message").textContent = text;
 }
 
 // ------------------------------------------------------------------ moving
@@ -185,13 +218,14 @@ function scrollBy(pixels) {
   let top = view.top + BigInt(rows);
   const last = ROW_HIGH - BigInt(view.rowsShown) + 2n;
   if (top < ROW_LOW) [top, offset] = [ROW_LOW, 0];
-  if (top > last) [top, offset] = [last, 0];
+  if (top > last && top > view.top) [top, offset] = [view.top > last ? view.top : last, 0];
   view.top = top;
   view.offset = offset;
   moved();
 }
 
 function jump(row) {
+  tell("");
   view.top = row;
   view.offset = 0;
   path = [];
@@ -214,7 +248,7 @@ function moved() {
 function wayDown(r, x) {
   const b = floorDiv(r, K());
   const data = bands.get(String(b));
-  if (!(data instanceof Uint8Array)) return [];
+  if (!(data instanceof Uint8Array) || b * K() + K() > ROW_HIGH) return [];
   const w = params.width;
   const k = params.band;
   const y0 = Number(r - b * K());
@@ -290,19 +324,22 @@ window.addEventListener("resize", () => { layout(); moved(); });
 document.getElementById("controls").addEventListener("submit", (e) => {
   e.preventDefault();
   const form = new FormData(e.target);
-  const row = parseRow(String(form.get("row")));
+  const { row, error } = parseRow(String(form.get("row")));
+  if (error !== undefined) {
+    tell(error);
+    return;
+  }
   const same = ["seed", "width", "band", "loops", "rooms"].every((n) => String(form.get(n)) === String(params[n] ?? ""));
   if (!same) {
     const q = apiQuery({});
     for (const n of ["seed", "width", "band", "loops", "rooms"]) {
       if (form.get(n)) q.set(n, form.get(n)); else q.delete(n);
     }
-    q.set("row", row ?? view.top);
+    q.set("row", row);
     location.search = "?" + q;
     return;
   }
-  if (row === null) show("row: an integer, such as 1000000000000 or -2**62");
-  else jump(row);
+  jump(row);
 });
 
 for (const name of ["seed", "width", "band", "loops", "rooms"]) document.getElementById(name).value = params[name] ?? "";
@@ -313,10 +350,12 @@ window.ellerViewer = {
   state: () => ({ top: String(view.top), offset: view.offset, cell: view.cell, wall: view.wall, left: view.left,
     rowsShown: view.rowsShown, width: params.width, band: params.band, seed: params.seed, fetching,
     loaded: [...bands.entries()].filter(([, v]) => v instanceof Uint8Array).map(([k]) => k),
-    path: path.map(([r, x]) => [String(r), x]), errors }),
+    path: path.map(([r, x]) => [String(r), x]), errors,
+    message: document.getElementById("message").textContent }),
   jump: (row) => jump(BigInt(row)),
   scrollBy,
 };
 
 layout();
 moved();
+if (first.error !== undefined) tell(first.error);
