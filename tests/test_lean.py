@@ -7,6 +7,7 @@ documented, and what it lacks fails clearly."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -27,11 +28,26 @@ from eller_stream import _eller_kernels as ek
 from eller_stream import _lean_bands as lb
 from eller_stream import _lean_eller as le
 from eller_stream import _level_kernels as lk
+from eller_stream._numba import kernel_errstate
 from eller_stream._params import BandParams
 from eller_stream._rng import seed_key, threshold
 
 ROOT = Path(__file__).resolve().parent.parent
 LR = ek.LR_PAD
+# Where numba is not installed (armv7l, riscv64), what compares the backends or
+# numba's warming has nothing to compare: those tests skip, the rest run lean.
+needs_numba = pytest.mark.skipif(
+    importlib.util.find_spec("numba") is None,
+    reason="numba is not installed: nothing to compare the lean backend with",
+)
+
+
+@pytest.fixture(autouse=True)
+def _kernel_errstate() -> Any:
+    """The kernels called directly here run as plain Python on the lean
+    backend: in the errstate the package calls them in (no overflow warnings)."""
+    with kernel_errstate():
+        yield
 
 
 def run_python(code: str, backend: str | None = "lean", extra_path: str | None = None, **env: str) -> str:
@@ -207,6 +223,7 @@ def test_a_lean_process_never_imports_numba(digests: tuple[dict[str, Any], dict[
     assert here["backend"] == es.backend()
 
 
+@needs_numba
 def test_both_backends_give_the_same_bytes(digests: tuple[dict[str, Any], dict[str, Any]]) -> None:
     lean, here = digests
     names = [name for name in here if name not in ("backend", "numba imported")]
@@ -226,6 +243,7 @@ print(len(t.ALL), t.es.backend())
     assert backend == "lean" and int(count) >= 80
 
 
+@needs_numba
 def test_checkpoints_cross_between_the_backends() -> None:
     make = """
 import eller_stream as es
@@ -250,6 +268,7 @@ print(es.backend(), hashlib.sha256(rows).hexdigest())
         assert other[1] == same[1]
 
 
+@needs_numba
 @pytest.mark.parametrize(
     "args",
     [
@@ -322,6 +341,7 @@ print(json.dumps(out))
 """
 
 
+@needs_numba
 def test_on_an_empty_numba_cache_the_first_rows_come_before_the_compile(tmp_path: Path) -> None:
     # by the order of events: the first row of each stream is there while its kernel is not yet
     # ready (the lean twin made it); the rows after the switch are the same
@@ -336,6 +356,7 @@ def test_on_an_empty_numba_cache_the_first_rows_come_before_the_compile(tmp_path
     assert any(cache.rglob("*.nbi")), "numba compiled and cached the kernels meanwhile"
 
 
+@needs_numba
 def test_the_warming_kernels_answer_with_their_lean_twins_until_ready() -> None:
     from eller_stream import _engine
 
@@ -377,6 +398,7 @@ def test_a_kernel_numba_cannot_make_leaves_the_lean_twin_and_settle_returns() ->
     assert w(np.zeros((2, 8))) == "lean" and not _engine.cold(w)
 
 
+@needs_numba
 def test_a_big_job_waits_for_the_kernel() -> None:
     from eller_stream import _engine
 
@@ -536,6 +558,7 @@ except es.NeedsNumba as e:
     assert lines[1] == f"{maze.rows(-5, 60).sum()} {es.EllerStream(9, 1).take(50).sum()}"
 
 
+@needs_numba
 def test_after_numba_loads_no_stand_in_is_left() -> None:
     # a stand-in left in a module is a kernel numba cannot compile (an untyped global): with a warm
     # numba cache the kernels load without typing and the tests would not see it
@@ -552,3 +575,22 @@ left = [f"{name}.{key}" for name, module in list(sys.modules.items()) if name.st
 print(left)
 """
     assert run_python(code, backend=None).strip() == "[]"
+
+
+@needs_numba
+def test_a_numba_that_fails_to_import_leaves_clean_lean_rows(tmp_path: Path) -> None:
+    """numba found but failing to import at the first kernel call (the
+    warming thread's): the note on stderr and nothing else (that call ran
+    without the plain-Python errstate and warned of uint64 overflows, issue
+    32), and the same rows."""
+    (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['numba'] = None\n")
+    args = [sys.executable, "-m", "eller_stream", "--band", "8", "--loops", "0.5", "--rooms", "0.3"]
+    args += ["--rows", "3000", "--width", "24", "--seed", "5", "--style", "raw"]
+    env = {**ENV, "PYTHONPATH": str(tmp_path) + os.pathsep + ENV["PYTHONPATH"]}
+    env.pop("ELLER_STREAM_BACKEND", None)
+    done = subprocess.run(args, capture_output=True, env=env, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("eller_stream: note: numba failed to import"), lines
+    here = subprocess.run(args, capture_output=True, env=ENV, timeout=600, check=True)
+    assert done.stdout == here.stdout and len(here.stdout) == 3000 * 24

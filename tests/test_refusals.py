@@ -192,21 +192,12 @@ SCHEDULES: list[Case] = [
 CASES = ROWS + PARAMS + SCHEDULES
 # Schedule.from_json_value keeps the last keyframe of a band named twice
 # (issue 32, item 7: its fix is on another branch)
-NAMED_TWICE = {
-    "schedule {'0': {}, '-0': {}}",
-    "schedule {'4': {'loops': 0.1}, '-0': {}, '0': {'doors': 0.5}}",
-}
-
-
 def cases(where: str) -> list[Any]:
     out = []
     for what, call, params, args, word, places in CASES:
         if where[0] not in places:
             continue
-        marks = []
-        if where != "js" and what in NAMED_TWICE:
-            marks.append(pytest.mark.xfail(reason="issue 32 item 7, fixed on another branch", strict=False))
-        out.append(pytest.param(call, params, args, word, id=what, marks=marks))
+        out.append(pytest.param(call, params, args, word, id=what))
     return out
 
 
