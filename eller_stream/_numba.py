@@ -137,11 +137,12 @@ class _Lazy:
             _lazies.append(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.compiled is None:
+        first = self.compiled is None
+        if first:
             load()
-            if _broken[0]:  # the caller chose its errstate before it knew: plain Python now
-                with np.errstate(over="ignore"):
-                    return self.compiled(*args, **kwargs)
+        if first and _broken[0]:  # the caller chose its errstate before it knew: plain Python now
+            with np.errstate(over="ignore"):
+                return self.compiled(*args, **kwargs)
         return self.compiled(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:  # a dispatcher's attributes (signatures, ...)

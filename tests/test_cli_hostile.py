@@ -13,6 +13,7 @@ import io
 import os
 import pty
 import re
+import select
 import signal
 import stat
 import struct
@@ -368,6 +369,39 @@ def test_sigterm_and_sighup_save_the_state(tmp_path, signum):
     more = run("--resume", str(state), "--rows", "5", "--style", "raw")
     grid = np.vstack([raw(out, 10), raw(more.stdout, 10)])
     np.testing.assert_array_equal(grid, es.eller(10, len(grid), seed=8))
+
+
+@pytest.mark.parametrize("save", [False, True])
+def test_a_stop_signal_ends_the_stream_while_stdout_is_full(tmp_path, save):
+    """SIGTERM did not end ``eller-stream`` while nobody read its stdout pipe:
+    it waited to write the closing row (issue 32). It gives the write up after
+    ``GRACE`` seconds, says so in one line, and exits 143."""
+    from eller_stream.cli import stream
+
+    grace = getattr(stream, "GRACE", 1.0)
+    state = tmp_path / "s.bin"
+    args = [*CMD, "--band", "16", "--width", "80", "--style", "raw", "--seed", "2"]
+    args += ["--save-state", str(state)] if save else []
+    r, w = os.pipe()
+    try:
+        proc = subprocess.Popen(args, stdout=w, stderr=subprocess.PIPE, env=ENV)
+        os.close(w)
+        deadline = time.monotonic() + 60  # until the pipe is full: the writer blocks
+        while time.monotonic() < deadline and not select.select([r], [], [], 0)[0]:
+            time.sleep(0.05)
+        time.sleep(1.0)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=30)
+        took = time.monotonic() - sent
+        err = proc.stderr.read().decode()
+    finally:
+        os.close(r)
+    assert code == 128 + signal.SIGTERM and took < grace + 3, (code, took)
+    assert err.count("\n") == 1 and err.startswith("eller-stream: error: standard output took nothing"), err
+    assert ("the state is saved" in err) == save and ("closing row is not written" in err) == (not save)
+    if save:  # the saved state resumes
+        assert run("--resume", str(state), "--rows", "2", "--style", "raw").returncode == 0
 
 
 def test_sigterm_during_a_streamed_png_removes_the_part_file(tmp_path):

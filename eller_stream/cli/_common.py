@@ -48,7 +48,9 @@ exit status:
        cannot be saved, and saves the state (going on right after the
        last whole row written) when standard output fails
   128+N  ended by signal N: 130 Ctrl-C (SIGINT), 129 SIGHUP, 143 SIGTERM;
-       the stream first writes the closing row (or saves the state)
+       the stream first writes the closing row (or saves the state), unless
+       standard output takes nothing for a second: then it gives the write
+       up and says so in one line
 Every error is one line on standard error: "eller-stream: error: ...".
 """
 

@@ -15,7 +15,7 @@ import errno
 import os
 import stat
 from collections.abc import Sequence
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 import numpy as np
 
@@ -43,13 +43,20 @@ def row_ends(data: bytes, rows: int, style: str, width: int) -> Sequence[int]:
     return [int(newlines[last - 2 * (rows - 1 - k)]) + 1 for k in range(rows)]
 
 
+class Writing(Protocol):
+    """What is told when a write begins and ends (the stream's interrupt)."""
+
+    writing: bool
+
+
 class RowOutput:
     """Writes rendered rows to ``out``, flushed; on a failed write to a
     regular file, cuts the file back to the last whole row and records in
     ``kept`` how many rows of that write it holds (0 elsewhere)."""
 
-    def __init__(self, out: BinaryIO) -> None:
+    def __init__(self, out: BinaryIO, interrupt: Writing | None = None) -> None:
         self.out = out
+        self.interrupt = interrupt  # has a ``writing`` flag, set during each write
         self.kept = 0
         self.fd: int | None = None
         with contextlib.suppress(OSError, ValueError, AttributeError):
@@ -68,12 +75,17 @@ class RowOutput:
     def write(self, data: bytes, ends: Sequence[int] = ()) -> None:
         """Write ``data``, the text of rows ending at offsets ``ends``."""
         before = self._position()
+        if self.interrupt is not None:
+            self.interrupt.writing = True
         try:
             write_out(self.out, data)
             self.out.flush()
         except OSError:
             self.kept = self._cut(before, ends)
             raise
+        finally:
+            if self.interrupt is not None:
+                self.interrupt.writing = False
 
     def _cut(self, before: int | None, ends: Sequence[int]) -> int:
         """Cut the file back to the last whole row; the rows kept."""

@@ -170,18 +170,38 @@ def plan(args: argparse.Namespace, tty: bool) -> StreamPlan:
     return StreamPlan(stream, previous, args.resume is not None, style, args.rows, rate, tty, args.save_state)
 
 
+GRACE = 1.0  # seconds a blocked standard output has, after a stop signal, to take what is being written
+
+
+class StdoutBlocked(Exception):
+    """Standard output took nothing for :data:`GRACE` seconds after a stop signal."""
+
+
 class Interrupt:
     """SIGINT, SIGTERM and SIGHUP set a flag that the loop reads between
-    rows, so that no row is ever half written."""
+    rows, so that no row is ever half written.  A reader that stops reading
+    would hold the stream in a write (its rows, or the closing row) for
+    ever: the first signal arms a timer, and a write still going on
+    :data:`GRACE` seconds later is given up (:class:`StdoutBlocked`)."""
 
     def __init__(self) -> None:
         self.hit = False
         self.signum: int = signal.SIGINT
+        self.writing = False  # inside a write to standard output
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         if not self.hit:
             self.signum = signum
+            if hasattr(signal, "setitimer"):
+                signal.setitimer(signal.ITIMER_REAL, GRACE)
         self.hit = True
+
+    def alarm(self, signum: int, frame: FrameType | None) -> None:
+        """SIGALRM, :data:`GRACE` seconds after the stop signal: a write
+        still blocked ends; outside a write, look again in a moment."""
+        if self.writing:
+            raise StdoutBlocked
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
 
 
 def _save_or_fail(path: str, data: bytes) -> None:
@@ -206,7 +226,7 @@ class _Streamer:
 
     def __init__(self, p: StreamPlan, out: BinaryIO, interrupt: Interrupt) -> None:
         self.p, self.stream, self.interrupt = p, p.stream, interrupt
-        self.out = RowOutput(out)
+        self.out = RowOutput(out, interrupt)
         self.renderer = TextRenderer(p.stream.width, p.style, previous=p.previous, resumed=p.resumed)
         self.last_row = p.previous
         self.saved = encode_state(self.stream.checkpoint(), self.last_row) if p.save_path else b""
@@ -274,6 +294,18 @@ class _Streamer:
             self.out.write(self.renderer.start())
             self.rows()
             self.end()
+        except StdoutBlocked:
+            # The reader stopped reading, and a signal asks to end: what was
+            # being written (rows, or the closing row) is given up.
+            silence(self.out.out)
+            if self.p.save_path:
+                _save_or_fail(self.p.save_path, self.saved)
+                lost = "the state is saved after the last rows written whole (more may have gone out in part)"
+            else:
+                lost = "the closing row is not written (the last row may be cut)"
+            name = signal.Signals(self.interrupt.signum).name
+            say(f"error: standard output took nothing for {GRACE:g} s after {name}: {lost}")
+            return ExitStatus.signalled(self.interrupt.signum)
         except BrokenPipeError:
             # The reader went away: stop quietly.
             silence(self.out.out)
@@ -308,8 +340,12 @@ def main(argv: Sequence[str]) -> int:
     except MemoryError:
         raise UsageError(f"--width {p.stream.width}: not enough memory for a maze this wide") from None
     previous = {signum: signal.signal(signum, interrupt) for signum in STOP_SIGNALS}
+    if hasattr(signal, "SIGALRM"):
+        previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, interrupt.alarm)
     try:
         return streamer.run()
     finally:
+        if hasattr(signal, "setitimer"):
+            signal.setitimer(signal.ITIMER_REAL, 0)
         for signum, handler in previous.items():
             signal.signal(signum, handler)
