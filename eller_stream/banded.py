@@ -262,7 +262,10 @@ class InfiniteMaze:
         width)`` uint8 array; any ints with ``start < stop`` (negative too).
 
         Only the bands the range touches are generated; a long range uses
-        every core and gives the same bytes.  ``out``, if given, is a
+        every core and gives the same bytes.  Row ``2**63 - 1`` is the last:
+        its SOUTH flags are the doors of the seam below it, which no row
+        reaches (a :class:`Window` takes them as walls; ``eller-stream``
+        writes a closing row there).  ``out``, if given, is a
         C-contiguous writeable uint8 array of that shape to fill instead.
         Ctrl-C interrupts a long range within milliseconds.  What a range
         costs (:mod:`eller_stream._cost`): the rows above ``start`` in its

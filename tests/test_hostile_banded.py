@@ -206,3 +206,17 @@ def test_the_parallel_path_under_a_memory_limit_gives_a_clear_error():
 def test_a_whole_band_from_the_tallest_band_is_perfect():
     grid = es.closed_rows(es.InfiniteMaze(3, band=banded.MAX_BAND, seed=8).stream(0), banded.MAX_BAND)
     assert perfect_problems(grid) == []
+
+
+def test_the_last_row_keeps_its_seam_doors_and_a_window_takes_them_as_walls():
+    """Row 2**63 - 1 is the last (issue 32, decided): its SOUTH flags are the
+    seam's doors, as every other band's last row has them (the vectors that
+    end at 2**63 pin them); nothing moves through them."""
+    maze = es.InfiniteMaze(12, band=8, seed=5)
+    last = 2**63 - 1
+    row = maze.rows(last, last + 1)[0]
+    assert (row & es.SOUTH).any()
+    assert last % 8 == 7  # a band's last row: SOUTH exactly at the doors
+    win = es.Window(maze, row=last)
+    assert win.bottom == 2**63
+    assert not any(win.can_move((last, x), "south") for x in range(12))

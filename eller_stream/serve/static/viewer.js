@@ -165,7 +165,8 @@ function draw() {
     for (let x = 0; x < w; x++) {
       const x0 = left + x * c;
       if (!(row[x] & EAST)) ctx.fillRect(x0 + c - (t >> 1), y - (t >> 1), t, c + t);
-      if (!(row[x] & SOUTH)) ctx.fillRect(x0 - (t >> 1), y + c - (t >> 1), c + t, t);
+      // row 2**63 - 1 is the last: its SOUTH flags open onto no row, drawn as the maze's bottom edge
+      if (!(row[x] & SOUTH) || r === ROW_HIGH) ctx.fillRect(x0 - (t >> 1), y + c - (t >> 1), c + t, t);
     }
   }
   drawPath();
