@@ -36,9 +36,9 @@ class Answer:
 
 
 class Server:
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         command = [*CMD, "serve", "--port", "0", *args]
-        self.proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=ENV)
+        self.proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env or ENV)
         assert self.proc.stderr is not None
         line = self.proc.stderr.readline()
         if "serving http://" not in line:

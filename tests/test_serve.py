@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import png
 import pytest
+from cli_support import ENV
 from hypothesis import given
 from hypothesis import strategies as st
 from serve_support import Server, needs_serve, raw_request
@@ -454,3 +455,24 @@ def test_the_warm_up_leaves_the_kernels_ready() -> None:
     warm()
     kernels = (engine.eller_rows, engine.band_stream_rows, engine.bands_rows, engine.bands_stream_rows)
     assert not any(engine.cold(k) for k in kernels)
+
+
+@pytest.mark.slow
+def test_on_an_empty_numba_cache_the_server_answers_while_numba_compiles(tmp_path) -> None:
+    """The server waited for every kernel's compile before it listened: 33.5 s
+    to a first answer on an empty numba cache (issue 35). It listens at once,
+    and the lean twins answer small requests, byte for byte, while numba still
+    fills its cache; a larger request waits for its kernel."""
+    cache = tmp_path / "numba-cache"
+    server = Server(env={**ENV, "NUMBA_CACHE_DIR": str(cache)})
+    try:
+        small = "/v1/rows?width=80&band=32&seed=7&start=-5&stop=60"
+        first = server.get(small)
+        cached_then = len(list(cache.rglob("*.nbi")))
+        assert first.status == 200
+        assert first.body == es.InfiniteMaze(80, band=32, seed=7).rows(-5, 60).tobytes()
+        big = server.get("/v1/rows?width=80&band=32&seed=7&start=0&stop=2048")
+        assert big.body == es.InfiniteMaze(80, band=32, seed=7).rows(0, 2048).tobytes()
+        assert cached_then < len(list(cache.rglob("*.nbi")))  # the first answer did not wait for them
+    finally:
+        server.stop()

@@ -7,7 +7,7 @@ import importlib.util
 import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from . import _options as opt
@@ -88,13 +88,23 @@ def main(argv: Sequence[str]) -> int:
     from ..serve.app import app, warm
 
     sock = _listen(args.host, args.port)
-    warm()
+    # It listens at once: while numba gets the kernels ready (seconds; half a
+    # minute on an empty cache), their lean twins answer (eller_stream._engine).
+    threading.Thread(target=_warm, args=(warm,), name="warm-up", daemon=True).start()
     http = protocol("httptools" if importlib.util.find_spec("httptools") else "h11")  # JSON errors
     config = uvicorn.Config(app, log_level="warning", access_log=False, http=http, lifespan="off")
     server = uvicorn.Server(config)
     threading.Thread(target=_announce, args=(server, sock.getsockname()[:2]), daemon=True).start()
     server.run(sockets=[sock])
     return 0
+
+
+def _warm(warm: Callable[[], None]) -> None:
+    """The warm-up, in its thread: should numba fail, the lean twins answer on."""
+    try:
+        warm()
+    except Exception:  # nothing to report to: the requests are answered all the same
+        pass
 
 
 def _announce(server: uvicorn.Server, address: tuple[str, int]) -> None:
