@@ -96,16 +96,18 @@ def test_room_rects_of_a_range():
         maze.room_rects(0.5, 5)
 
 
-def test_room_rects_of_a_long_range_answer_at_once():
+def test_room_rects_of_a_long_range_answer_at_once(monkeypatch):
     """``room_rects(0, 10**9)`` at band 2 never answered (issue 32): bands too
     short for a room answer at once; a range past ``MAX_ROOM_BANDS`` bands is
     a ValueError, as ``rows()`` refuses a range it cannot make."""
     assert es.InfiniteMaze(30, band=2, seed=1, rooms=0.5).room_rects(0, 10**9).shape == (0, 4)
     maze = es.InfiniteMaze(30, band=4, seed=1, rooms=0.5)
-    limit = es.banded.MAX_ROOM_BANDS
-    assert len(maze.room_rects(0, 4 * limit)) > 0
-    with pytest.raises(ValueError, match=f"at most {limit} bands"):
-        maze.room_rects(0, 4 * limit + 1)
+    with pytest.raises(ValueError, match=f"at most {es.banded.MAX_ROOM_BANDS} bands"):
+        maze.room_rects(0, 10**9)
+    monkeypatch.setattr(es.banded, "MAX_ROOM_BANDS", 300)  # the bound itself, at a size quick to reach
+    assert len(maze.room_rects(-4, 4 * 299)) > 0
+    with pytest.raises(ValueError, match="cross 301 bands of 4: room_rects places the rooms of at most 300"):
+        maze.room_rects(-4, 4 * 299 + 1)
 
 
 @pytest.mark.parametrize("band", [4, 5, 7, 16, 33])
