@@ -29,39 +29,46 @@ const ROW_LOW = -(1n << 63n);
 const ROW_HIGH = 1n << 63n;
 
 // ---------------------------------------------------------------- 64-bit words
-// mix64 on (hi, lo) uint32 halves; the result in MH, ML.
-let MH = 0;
-let ML = 0;
-
-function mul(ah, al, bh, bl) {
-  const a0 = al & 0xffff;
-  const a1 = al >>> 16;
-  const b0 = bl & 0xffff;
-  const b1 = bl >>> 16;
-  const p00 = a0 * b0;
-  const p01 = a0 * b1;
-  const p10 = a1 * b0;
-  const mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
-  ML = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0;
-  const high = a1 * b1 + Math.floor(p01 / 65536) + Math.floor(p10 / 65536) + Math.floor(mid / 65536);
-  MH = (high + Math.imul(ah, bl) + Math.imul(al, bh)) >>> 0;
+// SplitMix64's finaliser on (hi, lo) uint32 halves, written to hi[i], lo[i]
+// (Uint32Arrays). Every step is a 32-bit integer operation (Math.imul, shifts)
+// on local variables: a product's 16-bit partial products are below 2**32, so
+// their wrapped int32 values read back exactly through >>>. (Halves kept in
+// module variables instead made V8 box a number at every store: 4x slower.)
+function mixInto(zh, zl, hi, lo, i) {
+  // z ^= z >> 30; z *= 0xbf58476d1ce4e5b9
+  let l = zl ^ ((zl >>> 30) | (zh << 2));
+  let h = zh ^ (zh >>> 30);
+  let a0 = l & 0xffff;
+  let a1 = l >>> 16;
+  let p01 = Math.imul(a0, 0x1ce4);
+  let p10 = Math.imul(a1, 0xe5b9);
+  let mid = (Math.imul(a0, 0xe5b9) >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
+  let top = Math.imul(a1, 0x1ce4) + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16);
+  h = (top + Math.imul(h, 0x1ce4e5b9) + Math.imul(l, 0xbf58476d)) | 0;
+  l = Math.imul(l, 0x1ce4e5b9);
+  // z ^= z >> 27; z *= 0x94d049bb133111eb
+  l = l ^ ((l >>> 27) | (h << 5));
+  h = h ^ (h >>> 27);
+  a0 = l & 0xffff;
+  a1 = l >>> 16;
+  p01 = Math.imul(a0, 0x1331);
+  p10 = Math.imul(a1, 0x11eb);
+  mid = (Math.imul(a0, 0x11eb) >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
+  top = Math.imul(a1, 0x1331) + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16);
+  h = (top + Math.imul(h, 0x133111eb) + Math.imul(l, 0x94d049bb)) | 0;
+  l = Math.imul(l, 0x133111eb);
+  // z ^= z >> 31
+  lo[i] = l ^ ((l >>> 31) | (h << 1));
+  hi[i] = h ^ (h >>> 31);
 }
 
-function mixHalves(hi, lo) {
-  let l = (lo ^ ((lo >>> 30) | (hi << 2))) >>> 0;
-  let h = (hi ^ (hi >>> 30)) >>> 0;
-  mul(h, l, 0xbf58476d, 0x1ce4e5b9);
-  l = (ML ^ ((ML >>> 27) | (MH << 5))) >>> 0;
-  h = (MH ^ (MH >>> 27)) >>> 0;
-  mul(h, l, 0x94d049bb, 0x133111eb);
-  ML = (ML ^ ((ML >>> 31) | (MH << 1))) >>> 0;
-  MH = (MH ^ (MH >>> 31)) >>> 0;
-}
+const MIX_HI = new Uint32Array(1);
+const MIX_LO = new Uint32Array(1);
 
 /** SplitMix64's finaliser on a BigInt in [0, 2**64). */
 export function mix64(z) {
-  mixHalves(Number(z >> 32n), Number(z & 0xffffffffn));
-  return (BigInt(MH) << 32n) | BigInt(ML);
+  mixInto(Number(z >> 32n), Number(z & 0xffffffffn), MIX_HI, MIX_LO, 0);
+  return (BigInt(MIX_HI[0]) << 32n) | BigInt(MIX_LO[0]);
 }
 
 /** The key of a seed (spec 2.2). */
@@ -80,9 +87,7 @@ function draws(k, i0, n, hi, lo) {
   let zh = Number(z >> 32n);
   let zl = Number(z & 0xffffffffn);
   for (let i = 0; i < n; i++) {
-    mixHalves(zh, zl);
-    hi[i] = MH;
-    lo[i] = ML;
+    mixInto(zh, zl, hi, lo, i);
     const s = zl + GOLDEN_LO;
     zl = s >>> 0;
     zh = (zh + GOLDEN_HI + (s >= TWO32 ? 1 : 0)) >>> 0;
@@ -253,14 +258,19 @@ class Sets {
     this.parent[b] = a;
   }
 
-  // the next row's sets from this row's SOUTH flags (out[base .. base + width))
-  descend(out, base) {
+  // every cell's root (once the row's joins are done: the steps after them read these)
+  roots(root) {
+    for (let x = 0; x < this.width; x++) root[x] = this.find(x);
+  }
+
+  // the next row's sets from this row's SOUTH flags (out[base .. base + width)) and roots
+  descend(out, base, root) {
     const w = this.width;
     this.map.fill(-1);
     let fresh = 0;
     for (let x = 0; x < w; x++) {
       if (out[base + x] & SOUTH) {
-        const r = this.find(x);
+        const r = root[x];
         if (this.map[r] < 0) this.map[r] = fresh++;
         this.next[x] = this.map[r];
       } else {
@@ -275,8 +285,8 @@ class Sets {
 }
 
 // the south step (spec 4 step 2, 5.3 step 3): roots seen further right, flags by root
-function lastCells(sets, last) {
-  for (let x = 0; x < sets.width; x++) last[sets.find(x)] = x;
+function lastCells(root, w, last) {
+  for (let x = 0; x < w; x++) last[root[x]] = x;
 }
 
 // ---------------------------------------------------------------- the Eller stream
@@ -290,29 +300,33 @@ function eller(p, start, stop, closing) {
   const hi = new Uint32Array(w);
   const lo = new Uint32Array(w);
   const last = new Int32Array(w);
+  const root = new Int32Array(w);
   const opened = new Uint8Array(w);
   const sets = new Sets(w);
   for (let y = 0n; y < stop; y++) {
     row.fill(0);
     draws(key, y * BigInt(w), w, hi, lo);
+    let a = sets.find(0); // the root of cell x, carried along the row
     for (let x = 0; x < w - 1; x++) {
-      const a = sets.find(x);
       const b = sets.find(x + 1);
       if (a !== b && lo[x] < J) {
         row[x] |= EAST;
         sets.join(a, b);
+      } else {
+        a = b;
       }
     }
-    lastCells(sets, last);
+    sets.roots(root);
+    lastCells(root, w, last);
     opened.fill(0);
     for (let x = 0; x < w; x++) {
-      const r = sets.find(x);
+      const r = root[x];
       if ((last[r] > x || opened[r]) && hi[x] >= O) continue;
       row[x] |= SOUTH;
       opened[r] = 1;
     }
     if (!closing && y >= start) out.set(row, Number(y - start) * w);
-    sets.descend(row, 0);
+    sets.descend(row, 0, root);
   }
   if (!closing) return out;
   const close = new Uint8Array(w);
@@ -399,6 +413,7 @@ function band(p, key, b, own, doorsAbove, out) {
   const hi = new Uint32Array(w);
   const lo = new Uint32Array(w);
   const last = new Int32Array(w);
+  const root = new Int32Array(w);
   const opened = new Uint8Array(w);
   const doorSet = new Uint8Array(w);
   for (let y = 0; y < K - 1; y++) {
@@ -415,26 +430,31 @@ function band(p, key, b, own, doorsAbove, out) {
         }
       }
     }
+    let a = -1; // the root of cell x, carried along the row (-1: not known)
     for (let x = 0; x < w - 1; x++) {
       const i = base + x;
       if (room[i] >= 0 && room[i] === room[i + 1]) {
         out[i] |= EAST;
+        a = -1;
         continue;
       }
-      const a = sets.find(x);
+      if (a < 0) a = sets.find(x);
       const r = sets.find(x + 1);
       if (a !== r && lo[x] < J) {
         out[i] |= EAST;
         sets.join(a, r);
+      } else {
+        a = r;
       }
     }
-    lastCells(sets, last);
+    sets.roots(root);
+    lastCells(root, w, last);
     opened.fill(0);
     doorSet.fill(0);
     const penultimate = y === K - 2;
     for (let x = 0; x < w; x++) {
       const i = base + x;
-      const r = sets.find(x);
+      const r = root[x];
       const mayClose = last[r] > x || opened[r];
       if (penultimate && door[x] && doorSet[r]) continue;
       if (first[i + w] === 1 && mayClose) continue; // above a room's top: only as the set's last way down
@@ -444,7 +464,7 @@ function band(p, key, b, own, doorsAbove, out) {
       opened[r] = 1;
       if (penultimate && door[x]) doorSet[r] = 1;
     }
-    sets.descend(out, base);
+    sets.descend(out, base, root);
   }
   // the last row: join unless both sets hold a door, open at the doors
   const base = (K - 1) * w;
