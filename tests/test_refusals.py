@@ -12,18 +12,14 @@ from __future__ import annotations
 import json
 import math
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from node_support import NodeLines, running
 
 import eller_stream as es
 
-NODE = shutil.which("node")
-HERE = Path(__file__).resolve().parent
 TOP = 2**63
 BANDED = {"width": 8, "band": 4, "seed": "1"}
 ELLER = {"width": 8, "seed": "1"}
@@ -82,30 +78,18 @@ def in_server(params: dict[str, Any], start: Any, stop: Any) -> None:
     parse(query)
 
 
-class Node:
-    """One node process answering calls a line at a time (tests/js/calls_stdio.mjs)."""
+class Node(NodeLines):
+    """Calls of the module, a line at a time (tests/js/calls_stdio.mjs)."""
 
-    def __init__(self) -> None:
-        assert NODE is not None
-        script = str(HERE / "js" / "calls_stdio.mjs")
-        self.proc = subprocess.Popen([NODE, script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    script = "calls_stdio.mjs"
 
     def call(self, call: str, *args: Any) -> dict[str, Any]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps({"call": call, "args": to_js(list(args))}) + "\n")
-        self.proc.stdin.flush()
-        answer: dict[str, Any] = json.loads(self.proc.stdout.readline())
-        return answer
+        return self.send({"call": call, "args": to_js(list(args))})
 
 
 @pytest.fixture(scope="module")
 def node() -> Iterator[Node]:
-    if NODE is None:
-        pytest.skip("node is not installed (.ci/run installs nodejs)")
-    n = Node()
-    yield n
-    n.proc.kill()
-    n.proc.wait()
+    yield from running(Node)
 
 
 # (what, call, params, args, the word each message names, where: p(ython) s(erver) j(s))

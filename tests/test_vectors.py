@@ -9,7 +9,6 @@ import importlib.util
 import json
 import math
 import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from node_support import NODE, NodeLines, needs_node, running
 from strategies import door_probabilities, probabilities, room_shares, seeds
 
 import eller_stream as es
@@ -32,8 +32,6 @@ HERE = Path(__file__).resolve().parent
 VECTORS = sorted((HERE / "vectors").glob("*.json"))
 ALL = [(path.name, i, v) for path in VECTORS for i, v in enumerate(json.loads(path.read_text())["vectors"])]
 IDS = [f"{name}-{i}" for name, i, _ in ALL]
-NODE = shutil.which("node")
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed (.ci/run installs nodejs)")
 
 
 def sha(rows: np.ndarray) -> str:
@@ -247,29 +245,18 @@ def test_the_javascript_module_gives_every_vector() -> None:
     assert report["checked"] == len(ALL)
 
 
-class Node:
-    """One node process answering rows requests a line at a time (tests/js/rows_stdio.mjs)."""
+class Node(NodeLines):
+    """Rows requests, a line at a time (tests/js/rows_stdio.mjs)."""
 
-    def __init__(self) -> None:
-        script = str(HERE / "js" / "rows_stdio.mjs")
-        self.proc = subprocess.Popen([NODE, script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    script = "rows_stdio.mjs"
 
     def ask(self, params: dict[str, Any], start: int, stop: int) -> dict[str, str]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps({"params": params, "start": str(start), "stop": str(stop)}) + "\n")
-        self.proc.stdin.flush()
-        answer: dict[str, str] = json.loads(self.proc.stdout.readline())
-        return answer
+        return self.send({"params": params, "start": str(start), "stop": str(stop)})
 
 
 @pytest.fixture(scope="module")
 def node() -> Iterator[Node]:
-    if NODE is None:
-        pytest.skip("node is not installed (.ci/run installs nodejs)")
-    n = Node()
-    yield n
-    n.proc.kill()
-    n.proc.wait()
+    yield from running(Node)
 
 
 @given(
