@@ -125,17 +125,19 @@ def generator(name: str) -> Generate:
         raise TypeError(f"algorithm must be a string, got {name!r}")
     kind_name, _, spec = name.partition(":")
     kind = KINDS.get(kind_name)
+    shown = name if len(name) <= 80 else f"{name[:60]}...({len(name)} characters)"  # for errors
     if kind is None or (spec and not kind.spec and not kind.params):
         raise ValueError(
-            f"algorithm {name!r} is not eller[:h=..,v=..], growing-tree:STRATEGY, backtracker "
+            f"algorithm {shown!r} is not eller[:h=..,v=..], growing-tree:STRATEGY, backtracker "
             f"or {BANDED_SPEC}"
         )
-    params = {} if kind.spec else _params(name, kind, spec)
+    params = {} if kind.spec else _params(shown, kind, spec)
     return kind.build(params, spec)
 
 
 def _params(name: str, kind: Kind, spec: str) -> dict[str, int | float]:
-    """``key=value`` pairs of an algorithm name, over the kind's defaults."""
+    """``key=value`` pairs of an algorithm's ``spec``, over the kind's
+    defaults (``name``: the algorithm, as error messages show it)."""
     types = {key: convert for key, convert, _ in kind.params}
     params = {key: default for key, _, default in kind.params}
     given: set[str] = set()
@@ -143,7 +145,7 @@ def _params(name: str, kind: Kind, spec: str) -> dict[str, int | float]:
         key, _, value = part.partition("=")
         if key not in types:
             keys = ", ".join(f"{k}=" for k in types)
-            raise ValueError(f"algorithm {name!r}: {kind.name} takes {keys}, got {part!r}")
+            raise ValueError(f"algorithm {name!r}: {kind.name} takes {keys}, got {part[:40]!r}")
         if key in given:
             raise ValueError(f"algorithm {name!r}: {key} is given twice")
         given.add(key)
@@ -156,7 +158,9 @@ def _number(name: str, key: str, value: str, kind: type) -> int | float:
     if kind is int:
         digits = text[1:] if text[:1] in "+-" else text
         if not digits.isdigit() or not digits.isascii():
-            raise ValueError(f"algorithm {name!r}: {key} must be a whole number, got {value!r}")
+            raise ValueError(f"algorithm {name!r}: {key} must be a whole number, got {value[:40]!r}")
+        if len(digits) > 4300:  # Python's int-digit limit
+            raise ValueError(f"algorithm {name!r}: {key} must have at most 4300 digits, got {len(digits)}")
         return int(text)
     try:
         return float(text)

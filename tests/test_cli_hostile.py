@@ -760,3 +760,22 @@ def test_a_zarr_output_over_a_store_with_odd_json(tmp_path):
     (store / "zarr.json").write_text("[" * 5000)
     out = run(*args)
     assert out.returncode == 2 and "is not a store of maze rows" in one_error_line(out.stderr)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--band", "4", "--start", "1" * 5000], "at most 4300 digits, got one of 5000"),
+        (["--width", "-" + "9" * 4301], "--width: must be an integer of at most 4300 digits"),
+        (["--band", "4", "--start", "12x" + "1" * 5000], "--start: must be an integer, got '12x1"),
+        (["compare", "--algorithm", "banded:band=" + "1" * 5000], "band must have at most 4300 digits"),
+    ],
+    ids=["start", "width", "not-a-number", "compare-band"],
+)
+def test_an_option_past_the_int_digit_limit_is_one_short_line(args, message):
+    """A 5000-digit ``--start`` said "must be an integer" and printed all of it;
+    ``compare --algorithm banded:band=<5000 digits>`` gave Python's own
+    digit-limit message (issue 32)."""
+    out = run(*args)
+    line = one_error_line(out.stderr)
+    assert out.returncode == 2 and message in line and len(line) < 300, line

@@ -29,8 +29,9 @@ def checked(check: Callable[[T], T], parse: Callable[[str], T], what: str) -> Ca
     def convert(text: str) -> T:
         try:
             value = parse(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+        except ValueError as exc:
+            detail = str(exc) if isinstance(exc, TooLong) else f"must be {what}, got {_quoted(text)}"
+            raise argparse.ArgumentTypeError(detail) from None
         try:
             return check(value)
         except (TypeError, ValueError) as exc:
@@ -39,8 +40,23 @@ def checked(check: Callable[[T], T], parse: Callable[[str], T], what: str) -> Ca
     return convert
 
 
+class TooLong(ValueError):
+    """An integer written with more digits than Python converts."""
+
+
+def _quoted(text: str) -> str:
+    """``text`` for an error line: cut when long."""
+    return repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text)} characters)"
+
+
 def _integer(text: str) -> int:
-    return int(text, 0)
+    try:
+        return int(text, 0)
+    except ValueError:
+        digits = text.strip().lstrip("+-")
+        if digits.isdigit() and digits.isascii():  # an integer, past Python's digit limit
+            raise TooLong(f"must be an integer of at most 4300 digits, got one of {len(digits)}") from None
+        raise
 
 
 def option_int(name: str, low: int, high: int | None = None) -> Callable[[str], int]:
