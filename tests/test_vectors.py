@@ -337,3 +337,17 @@ def test_the_javascript_module_names_the_bad_parameter(
 ) -> None:
     answer = node.ask(params, start, stop)
     assert message in answer.get("error", ""), answer
+
+
+@needs_node
+def test_the_javascript_defaults_are_the_packages() -> None:
+    """The module's ``DEFAULTS`` (which the viewer's knobs follow) are
+    ``BandParams``' names and defaults, in order."""
+    module = (HERE.parent / "clients" / "js" / "eller_stream.mjs").as_uri()
+    script = f"import {{ DEFAULTS }} from {json.dumps(module)}; console.log(JSON.stringify(DEFAULTS));"
+    assert NODE is not None
+    command = [NODE, "--input-type=module", "-e", script]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    defaults = json.loads(done.stdout, object_pairs_hook=list)
+    assert defaults == list(es.BandParams().as_dict().items())

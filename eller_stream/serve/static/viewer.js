@@ -2,11 +2,11 @@
 // Bands are fetched nearest-first and cached; the view lives in the URL query
 // under the API's names (width, band, seed, the knobs) plus row, the top row.
 
-const EAST = 1;
-const SOUTH = 2;
+import { DEFAULTS, EAST, SOUTH } from "/eller_stream.mjs";
+
 const ROW_LOW = -(1n << 63n);
 const ROW_HIGH = (1n << 63n) - 1n;
-const KNOBS = ["horizontal", "vertical", "doors", "loops", "rooms", "schedule"];
+const KNOBS = [...Object.keys(DEFAULTS), "schedule"]; // the API's names, as the module knows them
 const COLOURS = { floor: "#fdfdf8", wall: "#1d2430", missing: "#d6d3ca", path: "#e4572e", seam: "#5b6270" };
 const MAX_CACHED = 256;
 const MAX_FETCHES = 6;
