@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _bfs_kernels as bk
+from ._numba import kernel_errstate
 from ._validate import ROW_LIMIT
 from .analysis import bfs_distances
 
@@ -64,13 +66,20 @@ def lasting(rows: np.ndarray, top: int, y: int, x: int, within: int) -> np.ndarr
     ``within`` of them kept (rows past the maze's ends, +-2**63, do not exist
     and need no keeping), and reached from the player inside those rows.
     One search of ``2 * within + 1`` rows for each such row."""
-    n = rows.shape[0]
+    n, w = rows.shape
     out = np.zeros(rows.shape, bool)
     first_kept, last_kept = top == -ROW_LIMIT, top + n == ROW_LIMIT
-    for j in range(max(y - within, 0), min(y + within + 1, n)):
-        lo, hi = j - within, j + within + 1
-        if (lo < 0 and not first_kept) or (hi > n and not last_kept):
-            continue  # some row of R(c) exists but is not kept
-        lo, hi = max(lo, 0), min(hi, n)
-        out[j] = _distances(rows[lo:hi], y - lo, x)[j - lo] >= 0
+    span = min(2 * within + 1, n)
+    dist = np.empty(span * w, np.int64)  # one search's scratch, for all of them
+    queue = np.empty(span * w, np.int32)
+    with kernel_errstate():
+        for j in range(max(y - within, 0), min(y + within + 1, n)):
+            lo, hi = j - within, j + within + 1
+            if (lo < 0 and not first_kept) or (hi > n and not last_kept):
+                continue  # some row of R(c) exists but is not kept
+            lo, hi = max(lo, 0), min(hi, n)
+            cells = (hi - lo) * w
+            dist[:cells] = -1
+            bk.bfs(rows[lo:hi], (y - lo) * w + x, -1, dist[:cells], queue[:cells])
+            out[j] = dist[(j - lo) * w : (j - lo + 1) * w] >= 0
     return out
