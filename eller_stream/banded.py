@@ -451,8 +451,8 @@ class InfiniteMaze:
         ``(stop - start, width)`` array, a pure function of ``(seed, row,
         column, salt)`` (any int salt in ``[0, 2**64)``, one per kind of
         item), independent of the walls; see :mod:`eller_stream._content`.
-        Placed on a cell that ``Window.reachable`` marks, an item is one the
-        player can reach within the kept rows.
+        Placed on a cell that ``Window.lasting`` marks, an item stays reachable
+        while the player stays near it (``Window.reachable``: reachable now).
 
         Parameters
         ----------

@@ -58,7 +58,7 @@ import eller_stream as es  # noqa: E402
 
 VIEW = 16  # maze rows shown above and below the player
 TILE = 8  # pixels per tile
-LIGHT = 5  # how far the player's light goes through the corridors, in steps
+LIGHT = 8  # how far the player's light goes through the corridors, in steps
 COIN_SALT = 1  # maze.random's salt for the coins
 COIN_SHARE = 0.03  # about this share of cells has a coin
 COLOURS = {
