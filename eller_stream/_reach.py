@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _bfs_kernels as bk
-from ._numba import kernel_errstate
+from ._numba import call
 from ._validate import ROW_LIMIT
 from .analysis import bfs_distances
 
@@ -72,14 +72,13 @@ def lasting(rows: np.ndarray, top: int, y: int, x: int, within: int) -> np.ndarr
     span = min(2 * within + 1, n)
     dist = np.empty(span * w, np.int64)  # one search's scratch, for all of them
     queue = np.empty(span * w, np.int32)
-    with kernel_errstate():
-        for j in range(max(y - within, 0), min(y + within + 1, n)):
-            lo, hi = j - within, j + within + 1
-            if (lo < 0 and not first_kept) or (hi > n and not last_kept):
-                continue  # some row of R(c) exists but is not kept
-            lo, hi = max(lo, 0), min(hi, n)
-            cells = (hi - lo) * w
-            dist[:cells] = -1
-            bk.bfs(rows[lo:hi], (y - lo) * w + x, -1, dist[:cells], queue[:cells])
-            out[j] = dist[(j - lo) * w : (j - lo + 1) * w] >= 0
+    for j in range(max(y - within, 0), min(y + within + 1, n)):
+        lo, hi = j - within, j + within + 1
+        if (lo < 0 and not first_kept) or (hi > n and not last_kept):
+            continue  # some row of R(c) exists but is not kept
+        lo, hi = max(lo, 0), min(hi, n)
+        cells = (hi - lo) * w
+        dist[:cells] = -1
+        call(bk.bfs, rows[lo:hi], (y - lo) * w + x, -1, dist[:cells], queue[:cells])
+        out[j] = dist[(j - lo) * w : (j - lo + 1) * w] >= 0
     return out
