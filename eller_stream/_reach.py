@@ -2,21 +2,20 @@
 (:func:`seen`, for the fog of war) and where an item stays reachable
 (:func:`lasting`), on the kept rows of a :class:`~eller_stream.Window`.
 
-Both search a block of the kept rows alone: a path that stays within ``k``
-rows of a cell lies in those rows, so a breadth-first search of them finds
-it, and nothing outside them is looked at.
+Both search a block of the kept rows alone (a way of at most ``radius``
+steps stays within ``radius`` rows; the ways :func:`lasting` takes stay in
+the rows it gives them), so nothing outside the block is looked at.
 
 **Why items need a rule.**  A cell the player reaches inside the window now
 may be cut off later while it is still kept: the way to it may run through
 rows that scroll away (above, when the player goes down; below, when it goes
-back up), and with loops a way through the band above may be the only one.
-``tests/test_game_kit.py`` keeps a walk that shows it.
+back up).  ``tests/test_game_kit.py`` finds walks that show it.
 
 **The rule** (:func:`lasting`, ``Window.lasting``): an item on cell ``c`` of
 row ``s`` is bound to the rows ``R(c) = s - k .. s + k`` (``k`` is
-``within``).  The window marks ``c`` while the player is within ``k`` rows of
-it, the window keeps all of ``R(c)``, and the player reaches ``c`` inside
-``R(c)`` alone.  Then ``c`` stays marked as long as the player steps through
+``within``; rows past the maze's ends left out).  The window marks ``c`` when
+the player is within ``k`` rows of it, the window keeps all of ``R(c)``, and
+the player reaches ``c`` inside ``R(c)`` alone.  Then ``c`` stays marked as long as the player steps through
 open walls and stays within ``k`` rows of it (and the window keeps ``R(c)``):
 the player walked from where it was, when ``c`` was marked, to where it is
 now by steps that all lie in ``R(c)`` (it never left those rows), so it still

@@ -390,8 +390,8 @@ class Window:
         of it (``above`` and ``below`` of ``2 * within`` or more keep them
         for every cell within ``within`` of the window's row).  A cell may
         come into the mask as the player finds a way to it; it leaves only
-        as the player goes more than ``within`` rows away.  It holds with
-        loops, rooms and schedules.
+        as the player goes more than ``within`` rows away (or the window
+        stops keeping its rows).  It holds with loops, rooms and schedules.
 
         Parameters
         ----------
@@ -464,7 +464,14 @@ class Window:
     def from_json(cls, text: str | bytes) -> Window:
         """The window of :meth:`to_json`'s text, its rows made again and its
         fog of war as saved; text that is not one is a ``ValueError`` naming
-        what is wrong."""
+        what is wrong.
+
+        >>> import eller_stream as es
+        >>> es.Window.from_json('{"version": 1}')
+        Traceback (most recent call last):
+        ...
+        ValueError: not a Window's JSON: the key 'maze' is missing
+        """
         parts, row, above, below, explored = _window_json.read_window(text)
         win = cls(InfiniteMaze.from_params(*parts), row, above, below)
         win._explored = explored
