@@ -24,6 +24,7 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing (see 
 # here and to the TYPE_CHECKING import below (tests/test_cli_hostile.py checks
 # that the two agree).
 _EXPORTS = {
+    "DIRECTIONS": ".window",
     "EAST": "._format",
     "SOUTH": "._format",
     "STRATEGIES": "._growing_tree",
@@ -97,7 +98,7 @@ if TYPE_CHECKING:
     from .scale import band_chunks, read_zarr_maze, to_dask, write_zarr  # noqa: F401
     from .stream import EllerStream, eller  # noqa: F401
     from .tiled import write_tiled  # noqa: F401
-    from .window import Window  # noqa: F401
+    from .window import DIRECTIONS, Window  # noqa: F401
 
 __all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _band_kernels as bk
-from . import _content, _cost
+from . import _content, _cost, _maze_json
 from . import _engine as engine
 from . import _level_kernels as lk
 from . import _parallel as par
@@ -142,6 +142,35 @@ class InfiniteMaze:
         maze = cls.__new__(cls)
         maze._set(width, band, seed, params, schedule)
         return maze
+
+    # -- saving ------------------------------------------------------------
+    def to_json(self) -> str:
+        """The maze as one line of JSON: a version, the width, band, seed (a
+        decimal string), every parameter and the schedule
+        (:mod:`eller_stream._maze_json`); :meth:`from_json` reads it back
+        equal, and the JavaScript module takes it as its params.
+
+        >>> import eller_stream as es
+        >>> maze = es.InfiniteMaze(6, band=4, seed=7, loops=0.25, schedule=es.Schedule({9: {"rooms": 0.1}}))
+        >>> maze.to_json()[75:]
+        '"doors":0.45,"loops":0.25,"rooms":0.0,"schedule":{"9":{"rooms":0.1}}}'
+        >>> es.InfiniteMaze.from_json(maze.to_json()) == maze
+        True
+        """
+        return _maze_json.maze_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> InfiniteMaze:
+        """The maze of :meth:`to_json`'s text (a parameter left out takes its
+        default); text that is not one is a ``ValueError`` naming what is wrong.
+
+        >>> import eller_stream as es
+        >>> es.InfiniteMaze.from_json('{"version": 1, "width": 6, "band": 4, "seed": 7}')
+        Traceback (most recent call last):
+        ...
+        ValueError: not an InfiniteMaze's JSON: seed must be a decimal string of an int in [0, 2**64), got 7
+        """
+        return cls.from_params(*_maze_json.read_maze(text))
 
     # -- public attributes -------------------------------------------------
     @property
@@ -425,8 +454,8 @@ class InfiniteMaze:
         ``(stop - start, width)`` array, a pure function of ``(seed, row,
         column, salt)`` (any int salt in ``[0, 2**64)``, one per kind of
         item), independent of the walls; see :mod:`eller_stream._content`.
-        Placed on a cell that ``Window.reachable`` marks, an item is one the
-        player can reach within the kept rows.
+        Placed on a cell that ``Window.lasting`` marks, an item stays reachable
+        while the player stays near it (``Window.reachable``: reachable now).
 
         Parameters
         ----------

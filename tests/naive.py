@@ -972,3 +972,24 @@ def cell_random_reference(seed: int, row: int, column: int, salt: int) -> float:
     k = mix64(seed_key(seed) ^ mix64((salt * GOLDEN + CONTENT_SALT) & MASK64))
     row_key = mix64(mix64(((row % 2**64) * GOLDEN + CONTENT_SALT) & MASK64) ^ k)
     return (mix64((row_key + column * GOLDEN) & MASK64) >> 11) / 2**53
+
+
+def lasting_reference(grid: np.ndarray, top: int, player: tuple[int, int], within: int) -> np.ndarray:
+    """The cells of ``grid`` (rows ``top`` .. of a maze whose rows are
+    ``[-2**63, 2**63)``) where an item stays reachable from ``player`` (an
+    index into ``grid``), by the rule of ``Window.lasting``, cell by cell:
+    within ``within`` rows of the player, every existing row within
+    ``within`` of the cell kept, and reached from the player by breadth-first
+    search over those rows alone."""
+    h, w = grid.shape
+    out = np.zeros((h, w), bool)
+    for y in range(h):
+        if abs(y - player[0]) > within:
+            continue
+        first, last = max(top + y - within, -(2**63)), min(top + y + within, 2**63 - 1)
+        if first < top or last > top + h - 1:
+            continue
+        block = grid[first - top : last - top + 1]
+        dist = bfs_distances_reference(block, (player[0] - (first - top), player[1]))
+        out[y] = dist[y - (first - top)] >= 0
+    return out

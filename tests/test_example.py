@@ -1,8 +1,10 @@
 """examples/endless_level.py: on the banded maze the autoplay player walks
 thousands of frames and is never stranded, with a bounded window of rows;
-on a plain stream with the same window it is (which is why the banded maze
-exists).  The player walks back up as far as it went down, the level saves
-and resumes, and nothing is written unless asked."""
+on a plain stream keeping ``band - 1`` rows above it is (which is why the
+banded maze exists).  Every coin the example shows is reachable (the
+oracle's search) and stays shown until it is taken or leaves the screen.
+The player walks back up as far as it went down, the level saves and
+resumes, and nothing is written unless asked."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -19,6 +22,8 @@ import png
 import pytest
 
 import eller_stream as es
+
+from naive import bfs_distances_reference
 
 pytest.importorskip("pygame")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -65,17 +70,17 @@ def test_the_banded_level_never_strands_the_player(tmp_path):
     )
     assert result["stuck"] == 0
     assert result["player_row"] >= 600  # it kept walking down
-    assert result["most_rows_kept"] <= 10 + 16 + 1  # band - 1 above, 16 ahead: memory is bounded
+    assert result["most_rows_kept"] <= 32 + 32 + 1  # 2 * VIEW each way: memory is bounded
     maze = load_example().make_maze(40, 11, 3)  # rooms, and a schedule that changes at row 550
-    window = maze.rows(result["window_top"], result["window_top"] + 27)
+    window = maze.rows(result["window_top"], result["window_top"] + 65)
     assert hashlib.sha256(window.tobytes()).hexdigest() == result["window_sha256"]
     width, height, _, _ = png.Reader(filename=str(shot)).read()
-    assert (width, height) == ((2 * 40 + 1) * 8, 2 * 27 * 8)
+    assert (width, height) == ((2 * 40 + 1) * 8, 2 * 33 * 8)  # the VIEW rows each way of the player
     assert os.listdir(tmp_path) == ["shot.png"]  # nothing else written
 
 
 @pytest.mark.slow
-def test_the_plain_stream_with_the_same_window_strands_it():
+def test_the_plain_stream_keeping_band_minus_one_rows_strands_it():
     result = run("--frames", "4000", "--width", "40", "--band", "11", "--seed", "3", "--plain")
     assert result["stuck"] > 0  # the only way down climbed above the rows kept
     assert result["most_rows_kept"] <= 27
@@ -85,8 +90,8 @@ def test_the_plain_stream_with_the_same_window_strands_it():
 def test_the_player_walks_down_and_back_up_without_limit(start):
     module = load_example()
     maze = module.make_maze(30, 8, 5)
-    player = module.Player(es.Window(maze, row=start, below=module.AHEAD), 15)
-    assert player.win.above == 7  # band - 1
+    player = module.Player(module.make_window(maze, start), 15)
+    assert (player.win.above, player.win.below) == (32, 32)  # 2 * VIEW: more than band - 1
     trail = [player.cell]
     for _ in range(3000):
         player.autoplay()
@@ -101,16 +106,63 @@ def test_the_player_walks_down_and_back_up_without_limit(start):
         win = player.win
         assert win.rows.tolist() == maze.rows(win.top, win.bottom).tolist()
     assert player.cell == trail[0]
-    assert player.most_rows <= 7 + 16 + 1
+    assert player.most_rows <= 32 + 32 + 1
+
+
+@pytest.mark.parametrize(
+    ("seed", "band", "start"),
+    [
+        (1, 16, 0),
+        (3, 40, 10**15),  # tall bands: some coins within VIEW rows are not reachable inside the window
+        pytest.param(7, 16, -40, marks=pytest.mark.slow),
+        pytest.param(5, 64, 0, marks=pytest.mark.slow),
+    ],
+)
+def test_every_coin_the_example_shows_is_reachable(seed, band, start):
+    """3,000 frames of autoplay (a step every other frame, as the game plays), then
+    1,500 steps of a player wandering at random: after every step each coin on screen
+    (drawn, or still in the fog) is reachable from the player inside the window (the
+    oracle's breadth-first search), and stays on screen until the player takes it or
+    it leaves the screen (VIEW rows from the player); the fog only hides some."""
+    module = load_example()
+    player = module.Player(module.make_window(module.make_maze(24, band, seed), start), 12)
+    rng = random.Random(seed)
+    before, seen = set(player.on_screen), set()
+
+    def check(when: str) -> None:
+        nonlocal before
+        win, (row, column) = player.win, player.cell
+        now = player.on_screen
+        assert now == module.coins(player) and module.shown(player) <= now
+        reach = bfs_distances_reference(win.rows, (row - win.top, column))
+        assert all(abs(y - row) <= module.VIEW and reach[y - win.top, x] >= 0 for y, x in now), when
+        kept = {c for c in before if abs(c[0] - row) <= module.VIEW and c not in player.taken}
+        assert kept <= now, (when, kept - now)  # no coin goes while it is on screen
+        before = set(now)
+        seen.update(module.shown(player))
+
+    for frame in range(0, 3000, 2):
+        player.autoplay()
+        check(f"frame {frame}")
+    assert player.stuck == 0 and player.cell[0] - start >= 300
+    player.plan = []
+    for step in range(1500):
+        player.move(rng.choice(list(es.DIRECTIONS)))
+        check(f"step {step}")
+    assert len(seen) >= 30 and player.coins >= 10  # coins show, and the player takes some
 
 
 def test_save_and_resume(tmp_path):
-    state = str(tmp_path / "level.npz")
+    state = str(tmp_path / "level.json")
     first = run("--frames", "300", "--save", state, "--seed", "3", "--width", "20", "--start", "-5000")
     assert first["start_row"] == -5000 and first["player_row"] > -5000
     second = run("--frames", "100", "--resume", state)
     assert second["start_row"] == first["player_row"] and second["player_row"] > first["player_row"]
     assert (second["width"], second["seed"], second["band"]) == (20, 3, 16)
+    saved = json.loads(open(state).read())
+    win = es.Window.from_json(json.dumps(saved["window"]))  # the window as it was: its fog too
+    assert win.row == first["player_row"] and win.explored.any()
+    assert os.listdir(tmp_path) == ["level.json"]
 
 
 @pytest.mark.slow

@@ -57,3 +57,20 @@ def test_the_version_has_one_source():
     project = tomllib.loads((pathlib.Path(__file__).parents[1] / "pyproject.toml").read_text())
     assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
     assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "eller_stream.__version__"}
+
+
+def test_the_game_kit_is_where_a_game_looks_for_it():
+    """Issue 34: the window's game coordinates, fog and lasting items, saving in one
+    call on the maze and the window (class methods to read back), ``es.DIRECTIONS``."""
+    import inspect
+    from types import MappingProxyType
+
+    from eller_stream import window
+
+    assert es.DIRECTIONS is window.DIRECTIONS and isinstance(es.DIRECTIONS, MappingProxyType)
+    for name in ("tile_of", "cell_of", "step", "index", "explore", "lasting", "to_json"):
+        assert inspect.isfunction(getattr(es.Window, name)), name
+    assert isinstance(inspect.getattr_static(es.Window, "explored"), property)
+    for cls in (es.Window, es.InfiniteMaze):
+        assert isinstance(inspect.getattr_static(cls, "from_json"), classmethod)
+        assert inspect.signature(cls.from_json).return_annotation == cls.__name__

@@ -4,6 +4,7 @@
 //
 //   import { rows } from "./eller_stream.mjs";
 //   const bytes = rows({ width: 80, band: 32, seed: "7" }, -5, 60); // Uint8Array, 65 * 80 flags
+//   const same = rows(JSON.parse(mazeJson), -5, 60); // the text of the Python maze.to_json()
 //
 // Each byte is a cell: EAST = 1 (open to the right), SOUTH = 2 (open below).
 // Without `band`, the plain Eller stream's rows, counted from 0.
@@ -16,6 +17,7 @@ export const MAX_WIDTH = 2 ** 31 - 2;
 export const MAX_BAND = 65536;
 export const DEFAULTS = Object.freeze({ horizontal: 0.5, vertical: 0.5, doors: 0.45, loops: 0.0, rooms: 0.0 });
 const KNOBS = Object.keys(DEFAULTS);
+const MAZE_JSON_VERSION = 1;
 
 const M64 = (1n << 64n) - 1n;
 const GOLDEN = 0x9e3779b97f4a7c15n;
@@ -201,9 +203,13 @@ function bandsOnce(frames) {
 
 function checkParams(params) {
   if (typeof params !== "object" || params === null) fail(TypeError, "params must be an object");
-  const allowed = ["width", "seed", "band", "schedule", ...KNOBS];
+  // "version": the Python maze.to_json()'s, so that its JSON is params as it is
+  const allowed = ["width", "seed", "band", "schedule", "version", ...KNOBS];
   for (const name of Object.keys(params)) {
     if (!allowed.includes(name)) fail(RangeError, `unknown parameter ${JSON.stringify(name)}`);
+  }
+  if (params.version !== undefined && params.version !== MAZE_JSON_VERSION) {
+    fail(RangeError, `version ${String(params.version)} is not supported (this reads version ${MAZE_JSON_VERSION} of the maze's JSON)`);
   }
   if (params.width === undefined) fail(TypeError, "width is required");
   if (params.seed === undefined) fail(TypeError, "seed is required (a BigInt or a decimal string)");
@@ -571,7 +577,8 @@ function banded(p, start, stop) {
  * Rows start .. stop - 1 (start < stop) as a Uint8Array of (stop - start) * width flags.
  * `params`: width, seed (BigInt or decimal string), and for the banded maze
  * band, horizontal, vertical, doors, loops, rooms, schedule; without band, the
- * Eller stream (rows from 0). `start`, `stop`: Numbers or BigInts.
+ * Eller stream (rows from 0). The parsed JSON of the Python `maze.to_json()`
+ * is such params (its "version" must be 1). `start`, `stop`: Numbers or BigInts.
  */
 export function rows(params, start, stop) {
   const p = checkParams(params);
