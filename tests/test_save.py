@@ -9,22 +9,18 @@ from __future__ import annotations
 import base64
 import json
 import random
-import shutil
-import subprocess
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from node_support import NodeLines, running
 from strategies import door_probabilities, probabilities, room_shares, seeds
 
 import eller_stream as es
 
-HERE = Path(__file__).resolve().parent
-NODE = shutil.which("node")
 TOP = 2**63
 
 # Every knob of BandParams, each with the values it takes (a knob added there is covered here).
@@ -131,30 +127,19 @@ def test_a_maze_from_json_that_is_not_text_is_a_type_error() -> None:
 
 
 # -- the JavaScript module reads the maze's JSON ---------------------------------------------------
-class Node:
-    """One node process answering a line at a time (tests/js/maze_json_stdio.mjs)."""
+class Node(NodeLines):
+    """The module's rows of a maze's JSON text (tests/js/rows_stdio.mjs reads
+    the request line with JSON.parse, so the params are JSON.parse(text))."""
 
-    def __init__(self) -> None:
-        assert NODE is not None
-        script = str(HERE / "js" / "maze_json_stdio.mjs")
-        self.proc = subprocess.Popen([NODE, script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    script = "rows_stdio.mjs"
 
     def rows(self, text: str, start: int, stop: int) -> dict[str, str]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps({"json": text, "start": str(start), "stop": str(stop)}) + "\n")
-        self.proc.stdin.flush()
-        answer: dict[str, str] = json.loads(self.proc.stdout.readline())
-        return answer
+        return self.send({"params": json.loads(text), "start": str(start), "stop": str(stop)})
 
 
 @pytest.fixture(scope="module")
 def node() -> Iterator[Node]:
-    if NODE is None:
-        pytest.skip("node is not installed (.ci/run installs nodejs)")
-    n = Node()
-    yield n
-    n.proc.kill()
-    n.proc.wait()
+    yield from running(Node)
 
 
 @settings(max_examples=40, deadline=None)
