@@ -141,8 +141,12 @@ class _Lazy:
             load()
             if _broken[0]:  # the caller chose its errstate before it knew: plain Python now
                 with np.errstate(over="ignore"):
-                    return self.compiled(*args, **kwargs)
+                    return self._compiled()(*args, **kwargs)
         return self.compiled(*args, **kwargs)
+
+    def _compiled(self) -> Any:
+        """What :func:`load` put here (a name mypy does not narrow to ``None``)."""
+        return self.compiled
 
     def __getattr__(self, name: str) -> Any:  # a dispatcher's attributes (signatures, ...)
         if name.startswith("__") or name in ("make", "py_func", "compiled"):
