@@ -36,9 +36,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._band_kernels import SEAM_SALT
-from ._eller_kernels import LR_PAD, eller_sweep, row_draws
+from ._eller_kernels import LR_PAD, _join, _leave, eller_sweep, row_draws
 from ._format import EAST, SOUTH
-from ._numba import _U64, Int64, _mul_high, _njit, prange
+from ._numba import _U64, Int64, _mul_high, _njit, _sel, prange
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 __all__ = ["N_THRESHOLDS", "K", "plane_region", "plane_region_parallel"]
@@ -90,30 +90,21 @@ def place(j: Int64) -> Int64:
 
 
 @_njit(inline="always")
-def _splice(left: np.ndarray, right: np.ndarray, x: Int64) -> None:
-    """Join the sets of ``x`` and ``x + 1`` (different), keeping the circular
-    lists sorted (as :func:`eller_stream._eller_kernels._join`)."""
-    a = left[x + 1]
-    b = right[x]
-    right[a] = b
-    left[b] = a
-    right[x] = x + 1
-    left[x + 1] = x
-
-
-@_njit(inline="always")
 def _joins(
     row: np.ndarray, left: np.ndarray, right: np.ndarray, draws: np.ndarray, join: np.uint64, all_: bool
 ) -> None:
     """A row's east walls: ``x`` joins ``x + 1`` when their sets differ and
-    its draw passes ``join`` (every time, with ``all_``: a closing row)."""
+    its draw passes ``join`` (every time, with ``all_``: a closing row).
+    Branch-free, as :func:`eller_stream._eller_kernels.eller_cell`: a join
+    that does not happen writes to the scratch slot ``c``."""
     c = row.shape[0]
+    every = np.int64(all_)
     for x in range(c - 1):
-        if left[x + 1] != x and (all_ or (draws[x] & _LOW32) < join):
-            _splice(left, right, x)
-            row[x] = EAST
-        else:
-            row[x] = 0
+        a = np.int64(left[x + 1])
+        b = np.int64(right[x])
+        j = np.int64(a != x) & (every | np.int64((draws[x] & _LOW32) < join))
+        _join(left, right, x, a, b, j, c)
+        row[x] = np.uint8(j)
     row[c - 1] = 0
 
 
@@ -148,15 +139,11 @@ def _exit_row(
     row[c - 1] = EAST
     _mark_last_set(flags, right)
     for x in range(c):
-        lx = left[x]
-        rx = right[x]
-        if flags[x] != 0 or (lx != x and (draws[x] >> _S32) >= opens):
-            right[lx] = rx
-            left[rx] = lx
-            left[x] = x
-            right[x] = x
-        else:
-            row[x] |= SOUTH
+        lx = np.int64(left[x])
+        rx = np.int64(right[x])
+        close = np.int64(flags[x]) | (np.int64(lx != x) & np.int64((draws[x] >> _S32) >= opens))
+        _leave(left, right, x, lx, rx, close, c)
+        row[x] |= np.uint8((close ^ 1) << 1)
 
 
 @_njit
@@ -191,13 +178,12 @@ def _last_row(
     opens = th[TH_OPEN]
     for x in range(c):
         lx = np.int64(left[x])
-        head = np.int64(x) if lx >= x else np.int64(heads[lx])  # sorted lists: x's predecessor came first
+        head = _sel(np.int64(lx >= x), x, np.int64(heads[lx]))  # sorted lists: x's predecessor came first
         heads[x] = head
-        if (flags[x] & 1) != 0 or (flags[head] & 2) != 0:
-            continue
-        if (draws[x] >> _S32) < opens or right[x] <= x:
-            row[x] |= SOUTH
-            flags[head] |= 2
+        go = np.int64((flags[x] & 1) == 0) & np.int64((flags[head] & 2) == 0)
+        go &= np.int64((draws[x] >> _S32) < opens) | np.int64(right[x] <= x)
+        row[x] |= np.uint8(go << 1)
+        flags[head] |= np.uint8(go << 1)
 
 
 @_njit
@@ -269,31 +255,51 @@ def place_chunk(
 ) -> None:
     """OR the canonical ``grid``'s passages into ``out``, the chunk's first
     cell at ``(top, left)`` of ``out`` (either may be negative), turned
-    upside down with ``flip_v`` and left to right with ``flip_h``; the
-    passages a turned chunk's exits store on the row above it go into
-    ``north`` (a row of ``out``'s width) instead. What falls outside is dropped."""
+    upside down with ``flip_v`` and left to right with ``flip_h``; what a
+    turned chunk's exits store on the row above it goes into ``north`` (a
+    row of ``out``'s width) instead. What falls outside ``out`` is dropped.
+
+    Turned, row ``Y`` of the chunk takes its EAST passages from canonical
+    row ``c - 1 - Y`` and its SOUTH ones from row ``c - 2 - Y`` (row -1, the
+    row above, those of the last canonical row); column ``X`` its EAST
+    passages from canonical column ``c - 2 - X`` (column -1 those of the
+    last) and its SOUTH ones from column ``c - 1 - X``."""
     h, w = out.shape
     c = grid.shape[0]
-    for y in range(c):
-        yy = c - 1 - y if flip_v else y
-        ey = top + yy  # the row of this row's EAST passages
-        sy = ey - 1 if flip_v else ey  # and of its SOUTH passages
-        for x in range(c):
-            v = grid[y, x]
-            if v == 0:
-                continue
-            xx = c - 1 - x if flip_h else x
-            if v & EAST:
-                ex = left + (xx - 1 if flip_h else xx)
-                if 0 <= ey < h and 0 <= ex < w:
-                    out[ey, ex] |= EAST
-            if v & SOUTH:
-                sx = left + xx
-                if 0 <= sx < w and 0 <= sy < h:
-                    if sy < top:
-                        north[sx] |= SOUTH
-                    else:
-                        out[sy, sx] |= SOUTH
+    fv = np.int64(flip_v)
+    for yy in range(max(-fv, -top), min(c, h - top)):
+        east_row = c - 1 - yy if flip_v else yy  # canonical rows, valid when in [0, c)
+        south_row = c - 2 - yy if flip_v else yy
+        target = north if yy < 0 else out[top + yy]
+        e_in = yy >= 0
+        s_in = south_row >= 0
+        x_lo = max(0, -left)
+        x_hi = min(c, w - left)
+        if not flip_h:
+            if not flip_v:  # the common case: the row as it is
+                for xx in range(x_lo, x_hi):
+                    target[left + xx] |= grid[yy, xx]
+            elif e_in and s_in:
+                for xx in range(x_lo, x_hi):
+                    target[left + xx] |= (grid[east_row, xx] & EAST) | (grid[south_row, xx] & SOUTH)
+            elif e_in:
+                for xx in range(x_lo, x_hi):
+                    target[left + xx] |= grid[east_row, xx] & EAST
+            else:
+                for xx in range(x_lo, x_hi):
+                    target[left + xx] |= grid[south_row, xx] & SOUTH
+            continue
+        for xx in range(x_lo, min(c - 1, w - left)):
+            v = np.uint8(0)
+            if e_in:
+                v |= grid[east_row, c - 2 - xx] & EAST
+            if s_in:
+                v |= grid[south_row, c - 1 - xx] & SOUTH
+            target[left + xx] |= v
+        if s_in and 0 <= left + c - 1 < w:
+            target[left + c - 1] |= grid[south_row, 0] & SOUTH
+        if e_in and 0 <= left - 1 < w:
+            target[left - 1] |= grid[east_row, c - 1] & EAST
 
 
 @_njit
