@@ -29,18 +29,14 @@ import numpy as np
 from ._band_kernels import SEAM_SALT
 from ._format import EAST, SOUTH
 from ._lean_eller import join_east, last_cells, next_labels, roots
+from ._plane_blocks import block_keys, door, place, salted, up
 from ._plane_kernels import (
-    COL_SALT,
-    HALF,
-    PLAN_SALT,
-    ROW_SALT,
     TH_EXIT,
     TH_JOIN,
     TH_JOIN_FIRST,
     TH_JOIN_LAST,
     TH_OPEN,
     TH_OPEN_FIRST,
-    K,
 )
 from ._rng import _GOLDEN, mix64_array
 
@@ -48,30 +44,6 @@ __all__ = ["plane_doors", "plane_region"]
 
 U64 = np.uint64
 LOW = U64(0xFFFFFFFF)
-
-
-def salted(keys: np.ndarray, index: np.ndarray | int, salt: np.uint64) -> np.ndarray:
-    """``salted`` (docs/spec.md, section 2.3) of uint64 ``keys``, elementwise;
-    ``index`` int64 (negative: its two's complement)."""
-    i = np.asarray(index, np.int64).astype(U64)
-    return mix64_array(np.asarray(keys, U64) ^ mix64_array(i * _GOLDEN + salt))
-
-
-def block_keys(key: np.uint64, level: int, jy: np.ndarray, jx: np.ndarray) -> np.ndarray:
-    """The keys of blocks ``(jy[i], jx[i])`` of ``level``."""
-    k = salted(np.full(jy.shape, key, U64), np.full(jy.shape, level), PLAN_SALT)
-    return salted(salted(k, jy, ROW_SALT), jx, COL_SALT)
-
-
-def up(j: int) -> int:
-    """The block of the level above that holds block ``j`` (one axis)."""
-    return (j + HALF) // K
-
-
-def place(j: np.ndarray) -> np.ndarray:
-    """Where blocks ``j`` sit in the blocks above, ``-HALF .. HALF``."""
-    out: np.ndarray = j - K * ((j + HALF) // K)
-    return out
 
 
 def chunk_cells(keys: np.ndarray, c: int, south: np.ndarray, east: np.ndarray, th: np.ndarray) -> np.ndarray:
@@ -195,27 +167,11 @@ def plane_doors(out: np.ndarray, key: np.uint64, c: int, y0: int, x0: int) -> No
         ny0, ny1, nx0, nx1 = up(ny0), up(ny1), up(nx0), up(nx1)
         if ny0 == ny1 and nx0 == nx1:
             return
-        power = K**level
-        size = c * power
-        jy, jx = (
-            a.ravel() for a in np.meshgrid(np.arange(ny0, ny1 + 1), np.arange(nx0, nx1 + 1), indexing="ij")
-        )
-        q = block_keys(key, level, jy, jx)
-        coin = mix64_array(q.copy()) & LOW  # draw 0
-        at = mix64_array(q + _GOLDEN)  # draw 1
-        for b in range(jy.shape[0]):
-            dy, dx = int(place(jy[b])), int(place(jx[b]))
-            if dy == 0 and dx == 0:
-                continue
-            top = c * (int(jy[b]) * power - (power - 1) // 2)
-            left = c * (int(jx[b]) * power - (power - 1) // 2)
-            along = (int(at[b]) * size) >> 64
-            if dx == 0 or (dy != 0 and int(coin[b]) < 2**31):
-                cell, flag = (top + size - 1 if dy < 0 else top - 1, left + along), SOUTH
-            else:
-                cell, flag = (top + along, left + size - 1 if dx < 0 else left - 1), EAST
-            if 0 <= cell[0] - y0 < h and 0 <= cell[1] - x0 < w:
-                out[cell[0] - y0, cell[1] - x0] |= np.uint8(flag)
+        for jy in range(ny0, ny1 + 1):
+            for jx in range(nx0, nx1 + 1):
+                found = door(int(key), c, level, jy, jx)
+                if found is not None and 0 <= found[0] - y0 < h and 0 <= found[1] - x0 < w:
+                    out[found[0] - y0, found[1] - x0] |= np.uint8(found[2])
 
 
 def plane_region(
