@@ -24,6 +24,22 @@ from eller_stream._rng import seed_key
 
 import naive
 
+
+@pytest.fixture(scope="module")
+def plane_kernel_answers() -> None:
+    """The plane's numba kernel answers here, not its lean twin (which
+    answers small regions while numba compiles)."""
+    from eller_stream import _engine
+    from eller_stream import plane as plane_module
+
+    es.Plane(4).region(0, 9, 0, 9)
+    _engine.settle()
+    if es.backend() == "numba":
+        assert not _engine.cold(plane_module._region_kernel)
+
+
+pytestmark = pytest.mark.usefixtures("plane_kernel_answers")
+
 TOP = 2**62
 chunks = st.one_of(st.sampled_from([1, 2, 3, 16]), st.integers(1, 12), st.sampled_from([33, 64]))
 # a coordinate near 0 or near either end of [-2**62, 2**62)
@@ -399,3 +415,40 @@ def test_bad_blocks_and_paths_are_refused() -> None:
         plane.path(0, (0, 1))
     with pytest.raises(ValueError, match=r"b\[1\] \(x\) must be in"):
         plane.path((0, 0), (0, -TOP - 1))
+
+
+# -- every backend gives the same bytes ---------------------------------------------
+
+SCRIPT = r"""
+import hashlib, json, sys
+import eller_stream as es
+out = {}
+for chunk, perfect in ((1, True), (3, False), (16, True), (7, True), (64, False)):
+    p = es.Plane(chunk, 5, perfect=perfect, horizontal=0.4, vertical=0.7)
+    g = p.region(2**62 - 50, 2**62, -2**62, -2**62 + 61).tobytes() + p.region(-20, 33, -9, 40).tobytes()
+    out[f"{chunk},{perfect}"] = hashlib.sha256(g).hexdigest()
+out["path"] = es.Plane(2, 1).path((0, 0), (30, -41)).tolist()
+out["numba imported"] = "numba" in sys.modules
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("env", [{"ELLER_STREAM_BACKEND": "lean"}, {"NUMBA_DISABLE_JIT": "1"}])
+def test_the_lean_backend_and_plain_python_kernels_give_the_same_bytes(env: dict[str, str]) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from cli_support import ENV
+
+    here: dict[str, Any] = {}
+    exec(SCRIPT.replace("print(json.dumps(out))", "here.update(out)"), {"here": here})
+    environ = {k: v for k, v in ENV.items() if k not in ("ELLER_STREAM_BACKEND", "NUMBA_DISABLE_JIT")}
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, env={**environ, **env}, timeout=900
+    )
+    assert done.returncode == 0, done.stderr
+    there = json.loads(done.stdout)
+    assert there.pop("numba imported") is ("NUMBA_DISABLE_JIT" in env)
+    here.pop("numba imported")
+    assert there == here
