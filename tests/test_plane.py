@@ -452,3 +452,31 @@ def test_the_lean_backend_and_plain_python_kernels_give_the_same_bytes(env: dict
     assert there.pop("numba imported") is ("NUMBA_DISABLE_JIT" in env)
     here.pop("numba imported")
     assert there == here
+
+
+def test_the_plane_vectors_on_the_lean_backend() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from cli_support import ENV
+
+    here = Path(__file__).resolve().parent
+    code = f"""
+import sys; sys.path.insert(0, {str(here)!r})
+import test_vectors as t
+for v in t.PLANE:
+    t.check_region(v, t.package_region(v))
+print(len(t.PLANE), t.es.backend())
+"""
+    environ = {k: v for k, v in ENV.items() if k != "NUMBA_DISABLE_JIT"}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**environ, "ELLER_STREAM_BACKEND": "lean"},
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    count, backend = done.stdout.split()
+    assert backend == "lean" and int(count) >= 60
