@@ -480,3 +480,13 @@ print(len(t.PLANE), t.es.backend())
     assert done.returncode == 0, done.stderr
     count, backend = done.stdout.split()
     assert backend == "lean" and int(count) >= 60
+
+
+def test_the_guide_says_what_the_plane_does() -> None:
+    plane = es.Plane(chunk=16, seed=7)
+    grid = plane.region(-100, 100, 2**62 - 300, 2**62 - 100)
+    assert grid.shape == (200, 200) and (plane[-100:100, 2**62 - 300 : 2**62 - 100] == grid).all()
+    assert plane.block(1, 0, 0) == (-64, -64, 144) and plane.levels == 19
+    way = plane.path((0, 0), (500, -320))
+    assert tuple(way[0]) == (0, 0) and tuple(way[-1]) == (500, -320) and way.shape[1] == 2
+    assert plane.cells_made(0, 16, 0, 16) == 4 * 16 * 16
