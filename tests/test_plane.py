@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import probabilities, seeds
+from strategies import plane_knobs, seeds
 
 import eller_stream as es
 from eller_stream import _lean_plane as lean
@@ -41,7 +41,7 @@ def plane_kernel_answers() -> None:
 pytestmark = pytest.mark.usefixtures("plane_kernel_answers")
 
 TOP = 2**62
-chunks = st.one_of(st.sampled_from([1, 2, 3, 16]), st.integers(1, 12), st.sampled_from([33, 64]))
+chunks = st.one_of(st.sampled_from([1, 2, 3, 16]), st.integers(1, 12), st.integers(13, 64))
 # a coordinate near 0 or near either end of [-2**62, 2**62)
 places = st.one_of(st.integers(-300, 300), st.integers(-TOP, -TOP + 300), st.integers(TOP - 300, TOP - 1))
 
@@ -64,20 +64,18 @@ def clip(start: int, size: int) -> tuple[int, int]:
 @given(
     chunk=chunks,
     seed=seeds,
-    perfect=st.booleans(),
-    horizontal=probabilities,
-    vertical=probabilities,
+    knobs=plane_knobs(),
     y=places,
     x=places,
     h=st.integers(1, 30),
     w=st.integers(1, 30),
 )
 def test_regions_are_the_plain_restatement(
-    chunk: int, seed: int, perfect: bool, horizontal: float, vertical: float, y: int, x: int, h: int, w: int
+    chunk: int, seed: int, knobs: dict[str, Any], y: int, x: int, h: int, w: int
 ) -> None:
     (y0, y1), (x0, x1) = clip(y, h), clip(x, w)
-    plane = es.Plane(chunk, seed, perfect=perfect, horizontal=horizontal, vertical=vertical)
-    want = npl.plane_region(chunk, seed, y0, y1, x0, x1, perfect, horizontal, vertical)
+    plane = es.Plane(chunk, seed, **knobs)
+    want = npl.plane_region(chunk, seed, y0, y1, x0, x1, **knobs)
     got = plane.region(y0, y1, x0, x1)
     assert got.dtype == np.uint8 and got.shape == (h, w) and got.flags.c_contiguous
     assert (got == want).all()
@@ -86,19 +84,18 @@ def test_regions_are_the_plain_restatement(
 @given(
     chunk=chunks,
     seed=seeds,
-    perfect=st.booleans(),
-    horizontal=probabilities,
-    vertical=probabilities,
+    knobs=plane_knobs(),
     y=places,
     x=places,
     h=st.integers(1, 150),
     w=st.integers(1, 150),
 )
 def test_the_lean_twin_is_the_kernel(
-    chunk: int, seed: int, perfect: bool, horizontal: float, vertical: float, y: int, x: int, h: int, w: int
+    chunk: int, seed: int, knobs: dict[str, Any], y: int, x: int, h: int, w: int
 ) -> None:
     (y0, _), (x0, _) = clip(y, h), clip(x, w)
-    th = PlaneParams(perfect=perfect, horizontal=horizontal, vertical=vertical).thresholds()
+    params = PlaneParams(**knobs)
+    th, perfect = params.thresholds(), params.perfect
     a, b, p = (np.full((h, w), 7, np.uint8) for _ in range(3))
     call(pk.plane_region, a, seed_key(seed), chunk, perfect, y0, x0, th)
     lean.plane_region(b, seed_key(seed), chunk, perfect, y0, x0, th)
