@@ -34,6 +34,8 @@ _EXPORTS = {
     "Dataset": "._dataset",
     "EllerStream": ".stream",
     "Metrics": ".analysis",
+    "Plane": ".plane",
+    "PlaneParams": "._plane_params",
     "InfiniteMaze": ".banded",
     "Schedule": "._schedule",
     "TextRenderer": ".render",
@@ -79,6 +81,7 @@ if TYPE_CHECKING:
     from ._format import EAST, SOUTH  # noqa: F401
     from ._growing_tree import STRATEGIES, growing_tree, parse_strategy  # noqa: F401
     from ._params import BandParams  # noqa: F401
+    from ._plane_params import PlaneParams  # noqa: F401
     from ._schedule import Schedule  # noqa: F401
     from ._stream_base import closed_rows  # noqa: F401
     from .analysis import (  # noqa: F401
@@ -94,6 +97,7 @@ if TYPE_CHECKING:
     )
     from .banded import BandedStream, InfiniteMaze  # noqa: F401
     from .image import png_rows, svg, write_image, write_png  # noqa: F401
+    from .plane import Plane  # noqa: F401
     from .render import STYLES, TextRenderer, read_raw, text, text_rows, tile_rows, tiles  # noqa: F401
     from .scale import band_chunks, read_zarr_maze, to_dask, write_zarr  # noqa: F401
     from .stream import EllerStream, eller  # noqa: F401

@@ -18,12 +18,13 @@ True
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 
 from . import _band_kernels as bk
+from ._knobs import Knobs, knob
 from ._validate import check_probability, shown
 
 __all__ = ["DEFAULT_DOORS", "BandParams"]
@@ -56,14 +57,15 @@ def _room_share(name: str, value: object) -> float:
 
 
 def _knob(default: float, check: Any, help: str, whole: bool = False) -> Any:
-    """A field of :class:`BandParams`: its default, the check that turns a
-    given value into the stored one (``check(name, value)``), and the help
-    text of its command-line option (``--NAME``)."""
-    return field(default=default, metadata={"check": check, "help": help, "whole": whole})
+    """A field of :class:`BandParams` (:func:`eller_stream._knobs.knob`): its
+    default, the check that turns a given value into the stored one
+    (``check(name, value)``), and the help text of its command-line option
+    (``--NAME``)."""
+    return knob(default, check, help, whole)
 
 
 @dataclass(frozen=True)
-class BandParams:
+class BandParams(Knobs):
     """The parameters of a banded maze's rows, validated.
 
     Parameters
@@ -101,15 +103,7 @@ class BandParams:
         0.0, _room_share, "about the share of a band's cells in rooms, in [0, 1)", whole=True
     )
 
-    def __post_init__(self) -> None:
-        for name in self.names():
-            # + 0.0 turns -0.0 into 0.0 (same thresholds): equal values, one text in checkpoints
-            object.__setattr__(self, name, self.check(name, getattr(self, name)) + 0.0)
-
-    @classmethod
-    def names(cls) -> tuple[str, ...]:
-        """The parameters' names, in order."""
-        return tuple(f.name for f in dataclasses.fields(cls))
+    _what: ClassVar[str] = "banded-maze"
 
     @classmethod
     def whole_names(cls) -> tuple[str, ...]:
@@ -121,47 +115,9 @@ class BandParams:
         """Whether a band with these parameters is made whole (see :meth:`whole_names`)."""
         return any(getattr(self, name) > 0.0 for name in self.whole_names())
 
-    @classmethod
-    def check(cls, name: str, value: object) -> Any:
-        """Parameter ``name``'s check of ``value``: the value it stores, or a
-        ``TypeError``/``ValueError`` naming it."""
-        return cls._field(name).metadata["check"](name, value)
-
-    @classmethod
-    def default(cls, name: str) -> Any:
-        """Parameter ``name``'s default."""
-        return cls._field(name).default
-
-    @classmethod
-    def _field(cls, name: str) -> dataclasses.Field[Any]:
-        for f in dataclasses.fields(cls):
-            if f.name == name:
-                return f
-        raise ValueError(f"unknown banded-maze parameter {name!r}")
-
-    @classmethod
-    def help(cls, name: str) -> str:
-        """The help text of parameter ``name`` (for its command-line option)."""
-        f = cls._field(name)
-        return f"{f.metadata['help']} ({f.default})"
-
     def as_dict(self) -> dict[str, float]:
         """The parameters by name (what checkpoints store)."""
         return {name: getattr(self, name) for name in self.names()}
-
-    @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> BandParams:
-        """The value of :meth:`as_dict`'s dict; a missing name takes its
-        default (so that states saved before a knob existed still load), an
-        unknown one is a ``ValueError``."""
-        unknown = sorted(set(values) - set(cls.names()))
-        if unknown:
-            raise ValueError(f"unknown banded-maze parameter {unknown[0]!r}")
-        return cls(**values)
-
-    def replace(self, **changes: Any) -> BandParams:
-        """This value with some parameters changed (and checked)."""
-        return dataclasses.replace(self, **changes)
 
     def thresholds(self) -> np.ndarray:
         """The kernels' thresholds array (``_band_kernels.TH_*``)."""

@@ -8,6 +8,7 @@ import importlib
 import pkgutil
 import types
 
+import numpy as np
 import pytest
 
 import eller_stream as es
@@ -74,3 +75,14 @@ def test_the_game_kit_is_where_a_game_looks_for_it():
     for cls in (es.Window, es.InfiniteMaze):
         assert isinstance(inspect.getattr_static(cls, "from_json"), classmethod)
         assert inspect.signature(cls.from_json).return_annotation == cls.__name__
+
+
+def test_the_plane_and_its_knobs_are_public():
+    from eller_stream import plane
+
+    assert es.Plane is plane.Plane and es.PlaneParams is plane.PlaneParams
+    p = es.Plane(chunk=4, seed=1)
+    assert isinstance(p.params, es.PlaneParams) and p.params.names() == ("perfect", "horizontal", "vertical")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.params.perfect = False  # type: ignore[misc]
+    assert p.region(0, 3, 0, 5).dtype == np.uint8 and isinstance(p.block(1, 0, 0)[2], int)

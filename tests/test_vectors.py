@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import naive_plane
 import numpy as np
 import pytest
 from hypothesis import given
@@ -29,7 +30,8 @@ from naive import banded_reference, closing_row_reference, eller_reference, seed
 pytestmark = pytest.mark.usefixtures("numba_answers")
 
 HERE = Path(__file__).resolve().parent
-VECTORS = sorted((HERE / "vectors").glob("*.json"))
+# the rows' vectors (the plane's, plane.json, have regions: checked below)
+VECTORS = sorted(path for path in (HERE / "vectors").glob("*.json") if path.name != "plane.json")
 ALL = [(path.name, i, v) for path in VECTORS for i, v in enumerate(json.loads(path.read_text())["vectors"])]
 IDS = [f"{name}-{i}" for name, i, _ in ALL]
 
@@ -351,3 +353,88 @@ def test_the_javascript_defaults_are_the_packages() -> None:
     assert done.returncode == 0, done.stderr
     defaults = json.loads(done.stdout, object_pairs_hook=list)
     assert defaults == list(es.BandParams().as_dict().items())
+
+
+# -- the plane (tests/vectors/plane.json) ------------------------------------------------
+PLANE = json.loads((HERE / "vectors" / "plane.json").read_text())["vectors"]
+PLANE_IDS = [f"plane-{i}" for i in range(len(PLANE))]
+
+
+def bounds(v: dict[str, Any]) -> tuple[int, int, int, int]:
+    return int(v["y0"]), int(v["y1"]), int(v["x0"]), int(v["x1"])
+
+
+def package_region(v: dict[str, Any]) -> np.ndarray:
+    p = v["params"]
+    knobs = {k: x for k, x in p.items() if k not in ("chunk", "seed")}
+    return es.Plane(p["chunk"], int(p["seed"]), **knobs).region(*bounds(v))
+
+
+def naive_region(v: dict[str, Any]) -> np.ndarray:
+    p = v["params"]
+    knobs = {k: x for k, x in p.items() if k not in ("chunk", "seed")}
+    y0, y1, x0, x1 = bounds(v)
+    return naive_plane.plane_region(p["chunk"], int(p["seed"]), y0, y1, x0, x1, **knobs)
+
+
+def check_region(v: dict[str, Any], grid: np.ndarray) -> None:
+    y0, y1, x0, x1 = bounds(v)
+    assert grid.shape == (y1 - y0, x1 - x0) and sha(grid) == v["sha256"]
+    for y, hexed in v["rows"].items():
+        assert grid[int(y) - y0].tobytes().hex() == hexed, y
+
+
+@pytest.mark.parametrize("vector", PLANE, ids=PLANE_IDS)
+def test_the_package_gives_each_plane_vector(vector: dict[str, Any]) -> None:
+    check_region(vector, package_region(vector))
+
+
+@pytest.mark.parametrize("vector", PLANE, ids=PLANE_IDS)
+def test_the_plain_model_gives_each_plane_vector(vector: dict[str, Any]) -> None:
+    check_region(vector, naive_region(vector))
+
+
+def test_the_plane_vectors_cover_what_the_spec_says() -> None:
+    params = [v["params"] for v in PLANE]
+    assert set(range(1, 6)) | {16, 33, 64} <= {p["chunk"] for p in params}
+    assert {True, False} == {p.get("perfect", True) for p in params}
+    assert {"0", str(2**64 - 1)} <= {p["seed"] for p in params}
+    assert min(int(v["y0"]) for v in PLANE) == -(2**62) == min(int(v["x0"]) for v in PLANE)
+    assert max(int(v["y1"]) for v in PLANE) == 2**62 == max(int(v["x1"]) for v in PLANE)
+    for name in ("horizontal", "vertical"):
+        assert {0.0, 1.0} <= {p.get(name, 0.5) for p in params}, name
+    abouts = [v.get("about", "") for v in PLANE]
+    for kind in ("horizontal", "0.8 x horizontal", "0.5 x horizontal", "vertical", "0.6 x vertical"):
+        assert any(a.startswith(f"tie: a draw exactly on the threshold of {kind} ") for a in abouts), kind
+    levels = {int(a.split("level ")[1].split(" ")[0]) for a in abouts if a.startswith("door:")}
+    assert max(levels) >= 17 and len(levels) >= 4
+
+
+def test_each_plane_tie_sits_half_way_and_half_up_changes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    ties = [v for v in PLANE if v.get("about", "").startswith("tie:")]
+    assert len(ties) == len(MAKE.PLANE_TIES)
+    for (name, factor, perfect, _, value), v in zip(MAKE.PLANE_TIES, ties, strict=True):
+        assert v["params"][name] == value and v["params"]["perfect"] is perfect
+        scaled = value * factor * 2**32  # binary64, as section 2.4 says
+        assert scaled % 1 == 0.5 and math.floor(scaled) % 2 == 0, value
+    monkeypatch.setattr(naive_plane, "round", half_up, raising=False)
+    for v in ties:
+        assert sha(naive_region(v)) != v["sha256"], v["about"]
+
+
+def test_each_door_vector_holds_its_door() -> None:
+    doors = [v for v in PLANE if v.get("about", "").startswith("door:")]
+    for v in doors:
+        p, level = v["params"], int(v["about"].split("level ")[1].split(" ")[0])
+        key = naive_plane.seed_key(int(p["seed"]))
+        y0, y1, x0, x1 = bounds(v)
+        mid = ((y0 + y1) // 2) // p["chunk"], ((x0 + x1) // 2) // p["chunk"]
+        near = [
+            naive_plane.door(key, p["chunk"], level, jy, jx)
+            for jy in range(naive_plane.index_at(mid[0], level) - 1, naive_plane.index_at(mid[0], level) + 2)
+            for jx in range(naive_plane.index_at(mid[1], level) - 1, naive_plane.index_at(mid[1], level) + 2)
+        ]
+        inside = [d for d in near if d is not None and y0 <= d[0] < y1 and x0 <= d[1] < x1]
+        assert inside, v["about"]
+        grid = naive_region(v)
+        assert all(grid[d[0] - y0, d[1] - x0] & d[2] for d in inside)

@@ -182,6 +182,124 @@ def porting_vectors() -> list[dict[str, Any]]:
     return out
 
 
+# -- the plane (docs/spec.md section 8) ------------------------------------------------
+PLANE_TOP = 2**62
+
+
+def _plane(params: dict[str, Any]) -> Any:
+    import eller_stream as es
+
+    knobs = {k: v for k, v in params.items() if k not in ("chunk", "seed")}
+    return es.Plane(params["chunk"], int(params["seed"]), **knobs)
+
+
+def plane_vector(
+    params: dict[str, Any], y0: int, y1: int, x0: int, x1: int, about: str | None = None
+) -> dict[str, Any]:
+    """One vector of the plane: cells [y0, y1) x [x0, x1) (``about``: the rule it pins)."""
+    grid = _plane(params).region(y0, y1, x0, x1)
+    out: dict[str, Any] = {} if about is None else {"about": about}
+    out.update({"params": params, "y0": str(y0), "y1": str(y1), "x0": str(x0), "x1": str(x1)})
+    out["sha256"] = hashlib.sha256(grid.tobytes()).hexdigest()
+    shown = sorted({0, 1, len(grid) // 2, len(grid) - 1} & set(range(len(grid))))
+    out["rows"] = {str(y0 + i): grid[i].tobytes().hex() for i in shown}
+    return out
+
+
+def pp(chunk: int, seed: int, **knobs: Any) -> dict[str, Any]:
+    return {"chunk": chunk, "seed": str(seed), **knobs}
+
+
+def around(y: int, x: int, half: int = 6) -> tuple[int, int, int, int]:
+    """A region of 2 * half cells a side about cell (y, x), inside the plane."""
+    y0 = max(-PLANE_TOP, min(y - half, PLANE_TOP - 2 * half))
+    x0 = max(-PLANE_TOP, min(x - half, PLANE_TOP - 2 * half))
+    return y0, y0 + 2 * half, x0, x0 + 2 * half
+
+
+def high_doors() -> list[dict[str, Any]]:
+    """Regions about the doors of blocks of high levels: their place along a
+    side is a 128-bit product, and their blocks reach past 2**63."""
+    from eller_stream import _plane_blocks as pb
+    from eller_stream._rng import seed_key
+
+    out = []
+    for chunk, seed, level in ((1, 7, 19), (1, 7, 12), (16, 2**64 - 1, 17), (64, 3, 15), (5, 11, 4)):
+        key = int(seed_key(seed))
+        for jy, jx in ((-1, 0), (0, 1), (1, -1), (-1, -1)):
+            d = pb.door(key, chunk, level, jy, jx)
+            if d is None or not all(-PLANE_TOP <= v < PLANE_TOP for v in d[:2]):
+                continue
+            about = f"door: the one door of a block of level {level} (its place: draw x size >> 64)"
+            out.append(plane_vector(pp(chunk, seed), *around(d[0], d[1]), about=about))
+            break
+    return out
+
+
+def plane_vectors() -> list[dict[str, Any]]:
+    out = []
+    for chunk in (1, 2, 3, 4, 5, 8, 9, 16, 17, 33, 64):
+        for perfect in (True, False):
+            out.append(
+                plane_vector(
+                    pp(chunk, 7, perfect=perfect), -2 * chunk - 3, 3 * chunk + 1, -chunk - 2, 2 * chunk + 5
+                )
+            )
+    for seed in (0, 2**64 - 1):
+        for perfect in (True, False):
+            out.append(plane_vector(pp(16, seed, perfect=perfect), -40, 40, -40, 40))
+    top = PLANE_TOP
+    for perfect in (True, False):  # the four corners of [-2**62, 2**62), the last cells leading to 2**62
+        for y0, x0 in ((-top, -top), (-top, top - 37), (top - 29, -top), (top - 29, top - 37)):
+            out.append(plane_vector(pp(16, 5, perfect=perfect), y0, y0 + 29, x0, x0 + 37))
+        out.append(plane_vector(pp(7, 5, perfect=perfect), top - 20, top, top - 30, top))
+    for name in ("horizontal", "vertical"):
+        for value in (0.0, 1.0):
+            for perfect in (True, False):
+                out.append(plane_vector(pp(6, 3, perfect=perfect, **{name: value}), -20, 20, -15, 25))
+    for h, v in ((0.0, 0.0), (1.0, 1.0), (0.0, 1.0), (1.0, 0.0), (0.2, 0.9)):
+        out.append(plane_vector(pp(5, 13, horizontal=h, vertical=v), -30, 30, -30, 30))
+    # across the seams of blocks of levels 1 to 3 (chunk 2: blocks 18, 162, 1458 cells wide)
+    for edge in (9, 81, 729):
+        out.append(plane_vector(pp(2, 21), edge - 12, edge + 12, -edge - 12, -edge + 12))
+    out.append(
+        plane_vector(
+            pp(16, 9, perfect=False, horizontal=0.3, vertical=0.6),
+            10**15,
+            10**15 + 50,
+            -(10**17),
+            -(10**17) + 70,
+        )
+    )
+    return out + high_doors()
+
+
+# Plane ties, as TIES_BANDED: (name, factor, perfect, seed, value), the value
+# (v + 1/2) / 2**32 / factor for v (even) the 32 bits a cell of chunk 4 draws
+# (found by trying the cells around the origin and seeds), so that the region
+# (-6, 6) x (-6, 6) differs under half up. 0.8 x horizontal is both a chunk's
+# row 0 joins and a row's exit east (EXIT = FIRST_JOIN); without perfect also
+# an east seam's doors, as vertical is a south seam's.
+PLANE_TIES = (
+    ("horizontal", 1.0, True, 1, 0.7327578292461112),
+    ("horizontal", 0.8, True, 1, 0.8408212645736056),
+    ("horizontal", 0.8, False, 1, 0.26226687550661154),
+    ("horizontal", 0.5, True, 1, 0.12949752830900252),  # LAST_JOIN x horizontal
+    ("vertical", 1.0, True, 1, 0.9964884120272473),
+    ("vertical", 1.0, False, 1, 0.8992656228365377),
+    ("vertical", 0.6, True, 1, 0.4651364336799209),
+)
+
+
+def plane_ties() -> list[dict[str, Any]]:
+    out = []
+    for name, factor, perfect, seed, value in PLANE_TIES:
+        scaled = name if factor == 1.0 else f"{factor} x {name}"
+        about = f"tie: a draw exactly on the threshold of {scaled} (round half to even, not half up)"
+        out.append(plane_vector(pp(4, seed, perfect=perfect, **{name: value}), -6, 6, -6, 6, about=about))
+    return out
+
+
 FILES = {
     "eller.json": ("The Eller stream (docs/spec.md section 4), with its closing rows.", eller_vectors),
     "banded.json": ("The banded maze (section 5) without loops or rooms.", banded_vectors),
@@ -194,6 +312,11 @@ FILES = {
         " (round half to even), the clipping step, parameters a keyframe leaves out, the doors"
         " a braid uses under a schedule, the band of row -2**63.",
         porting_vectors,
+    ),
+    "plane.json": (
+        "The plane (docs/spec.md section 8): regions of both modes, chunk sizes 1 to 64, far"
+        " coordinates, the doors of blocks of high levels, draws exactly on each threshold.",
+        lambda: plane_vectors() + plane_ties(),
     ),
 }
 

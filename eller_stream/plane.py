@@ -1,0 +1,291 @@
+"""The plane: a maze infinite in rows and columns, any rectangle of it at
+once from ``(seed, coordinates)`` alone.
+
+It is cut into square chunks of ``chunk`` cells; 9 x 9 chunks make a block
+of level 1, 9 x 9 of those a block of level 2, and so on, each level's
+block of the origin centred on the one below (:meth:`Plane.block`). With
+``perfect=True`` (the default) every block of level 1 and up is a perfect
+maze on its own cells and the whole plane is one tree; with
+``perfect=False`` every chunk is a perfect maze on its own and every seam
+between two chunks side by side has at least one door, so the 3 x 3 chunks
+around a player always connect it to its neighbours. docs/plane.md is the
+guide, docs/spec.md (section 8) the rule of every byte.
+
+>>> import eller_stream as es
+>>> plane = es.Plane(chunk=8, seed=1)
+>>> grid = plane.region(-4, 12, 2**62 - 10, 2**62)
+>>> grid.shape, grid.dtype
+((16, 10), dtype('uint8'))
+>>> bool((plane[0:6, 0:6] == plane.region(-4, 12, -4, 12)[4:10, 4:10]).all())
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _lean_plane as lean
+from . import _parallel as par
+from . import _plane_blocks as pb
+from . import _plane_kernels as pk
+from ._backend import LEAN
+from ._plane_params import PlaneParams
+from ._rng import seed_key
+from ._stream_base import CALL_CELLS
+from ._validate import check_int, check_seed, shown
+
+__all__ = ["LIMIT", "MAX_CHUNK", "MAX_MADE", "Plane", "PlaneParams"]
+
+LIMIT = pb.LIMIT  # rows and columns in [-2**62, 2**62)
+MAX_CHUNK = 1024  # the widest chunk: a cell costs its whole chunk (a million cells)
+MAX_MADE = 1 << 31  # the cells a region may make (its chunks, whole): a few seconds
+
+if LEAN:
+    _region_kernel = lean.plane_region
+else:
+    from ._engine import Warming
+
+    _region_kernel = Warming(pk.plane_region, lean.plane_region)
+
+
+class Plane:
+    """A maze infinite in rows and columns; any rectangle of it comes from
+    ``(seed, coordinates)`` alone, in the row format (``EAST`` to
+    ``(y, x + 1)``, ``SOUTH`` to ``(y + 1, x)``).
+
+    Parameters
+    ----------
+    chunk:
+        The side of a chunk in cells, in ``[1, MAX_CHUNK]`` (16). A region
+        makes every chunk it touches whole.
+    seed:
+        An int in ``[0, 2**64)`` (0); ``None`` draws one from OS entropy.
+    perfect:
+        ``True``: one tree (every block of level >= 1 perfect on its own
+        cells); ``False``: every chunk perfect on its own, every seam
+        between two chunks side by side with a door or more.
+    horizontal, vertical:
+        Eller's probabilities, in ``[0, 1]``, as for :class:`EllerStream`.
+
+    The knobs (``perfect``, ``horizontal``, ``vertical``) are one value,
+    :attr:`params` (a ``PlaneParams``).
+
+    >>> import eller_stream as es
+    >>> plane = es.Plane(chunk=4, seed=7, perfect=False)
+    >>> plane.params.perfect, plane.chunk, plane.block(1, 0, 0)
+    (False, 4, (-16, -16, 36))
+    """
+
+    def __init__(
+        self,
+        chunk: int = 16,
+        seed: int | None = 0,
+        *,
+        perfect: bool = True,
+        horizontal: float = 0.5,
+        vertical: float = 0.5,
+    ) -> None:
+        self._set(chunk, seed, PlaneParams(perfect=perfect, horizontal=horizontal, vertical=vertical))
+
+    def _set(self, chunk: int, seed: int | None, params: PlaneParams) -> None:
+        self._chunk = check_int("chunk", chunk, 1, MAX_CHUNK)
+        self._seed = check_seed(seed)
+        if not isinstance(params, PlaneParams):
+            raise TypeError(f"params must be a PlaneParams, got {type(params).__name__}")
+        self._params = params
+        self._key = seed_key(self._seed)
+        self._th = params.thresholds()
+        self._levels = pb.levels(self._chunk)
+
+    @classmethod
+    def from_params(cls, chunk: int, seed: int | None, params: PlaneParams) -> Plane:
+        """The plane of this chunk size, seed and knobs."""
+        plane = cls.__new__(cls)
+        plane._set(chunk, seed, params)
+        return plane
+
+    @property
+    def chunk(self) -> int:
+        """The side of a chunk, in cells."""
+        return self._chunk
+
+    @property
+    def seed(self) -> int:
+        """The seed in use (drawn from OS entropy when none was given)."""
+        return self._seed
+
+    @property
+    def params(self) -> PlaneParams:
+        """The knobs, one frozen value."""
+        return self._params
+
+    @property
+    def levels(self) -> int:
+        """The level whose block of the origin holds every cell of
+        ``[-2**62, 2**62]``: :meth:`block` takes levels ``0 .. levels``."""
+        return self._levels
+
+    def __repr__(self) -> str:
+        knobs = ", ".join(f"{name}={value!r}" for name, value in self._params.as_dict().items())
+        return f"Plane(chunk={self._chunk}, seed={self._seed}, {knobs})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Plane):
+            return NotImplemented
+        return (self._chunk, self._seed, self._params) == (other._chunk, other._seed, other._params)
+
+    def __hash__(self) -> int:
+        return hash((self._chunk, self._seed, self._params))
+
+    # -- regions -----------------------------------------------------------
+    def cells_made(self, y0: int, y1: int, x0: int, x1: int) -> int:
+        """About the cells :meth:`region` makes for these bounds: every chunk
+        that holds a cell of it or of the row and column just past it, whole."""
+        y0, y1 = _bounds("y", y0, y1)
+        x0, x1 = _bounds("x", x0, x1)
+        return self._made(y0, y1, x0, x1)
+
+    def _made(self, y0: int, y1: int, x0: int, x1: int) -> int:
+        c = self._chunk
+        return (y1 // c - y0 // c + 1) * (x1 // c - x0 // c + 1) * c * c
+
+    def region(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+        """Cells ``[y0, y1) x [x0, x1)``: a C-contiguous ``(y1 - y0, x1 - x0)``
+        uint8 array, ``[y, x]`` the cell ``(y0 + y, x0 + x)``.
+
+        Rows and columns are any ints in ``[-2**62, 2**62)`` (``y1``, ``x1``
+        up to ``2**62``), ``y0 < y1`` and ``x0 < x1``. The last column's
+        ``EAST`` and the last row's ``SOUTH`` are the passages to the cells
+        just outside, so a region is the same bytes as the part of any larger
+        region that covers it. A region makes every chunk it touches
+        (:meth:`cells_made`); one that would make more than :data:`MAX_MADE`
+        cells, or not fit in memory, is refused with a ``ValueError`` before
+        any of it is made. A large one uses every core.
+
+        >>> import eller_stream as es
+        >>> plane = es.Plane(chunk=5, seed=2)
+        >>> big = plane.region(-10, 10, -10, 10)
+        >>> bool((plane.region(-3, 4, 0, 9) == big[7:14, 10:19]).all())
+        True
+        """
+        y0, y1 = _bounds("y", y0, y1)
+        x0, x1 = _bounds("x", x0, x1)
+        made = self._made(y0, y1, x0, x1)
+        if made > MAX_MADE:
+            raise ValueError(
+                f"region [{y0}, {y1}) x [{x0}, {x1}) makes {made} cells (the chunks it touches, "
+                f"whole), more than {MAX_MADE}: ask for it in parts"
+            )
+        h, w = y1 - y0, x1 - x0
+        out = par.alloc((h, w), np.uint8, f"a region of {h} x {w} cells")
+        self._fill(out, y0, x0)
+        return out
+
+    def _fill(self, out: np.ndarray, y0: int, x0: int) -> None:
+        """The region from ``(y0, x0)`` into ``out``, in strips of whole chunk
+        rows of about ``CALL_CELLS`` cells a thread (so that Ctrl-C is heard
+        between them), on every core when the region is large."""
+        h, w = out.shape
+        c = self._chunk
+        threads = par.threads_for(h, c, w) if h * w >= par.PARALLEL_CELLS else 1  # (imports numba)
+        per_call = max(1, threads * CALL_CELLS // (c * w)) * c
+        perfect = self._params.perfect
+        start = 0
+        while start < h:
+            stop = min(h, start + per_call - (y0 + start) % c)  # strips end on chunk rows
+            strip = out[start:stop]
+            if threads > 1:
+                par.run(
+                    pk.plane_region_parallel, strip, self._key, c, perfect, y0 + start, x0, self._th, threads
+                )
+            else:
+                _region_kernel(strip, self._key, c, perfect, y0 + start, x0, self._th)
+            start = stop
+
+    def __getitem__(self, index: tuple[slice, slice]) -> np.ndarray:
+        """``plane[y0:y1, x0:x1]`` is ``plane.region(y0, y1, x0, x1)``; ``plane[y, x]``
+        the byte of cell ``(y, x)``."""
+        if not isinstance(index, tuple) or len(index) != 2:
+            raise TypeError(f"a plane takes two indices, [rows, columns], got {shown(index)}")
+        rows, cols = index
+        if isinstance(rows, slice) and isinstance(cols, slice):
+            y0, y1 = _bounds("y", *_slice("rows", rows))
+            x0, x1 = _bounds("x", *_slice("columns", cols))
+            return self.region(y0, y1, x0, x1)
+        if isinstance(rows, slice) or isinstance(cols, slice):
+            raise TypeError("a plane takes two slices or two ints, [y0:y1, x0:x1] or [y, x]")
+        y = _coordinate("y", rows)
+        x = _coordinate("x", cols)
+        cell: np.ndarray = self.region(y, y + 1, x, x + 1)[0, 0]
+        return cell
+
+    # -- blocks ------------------------------------------------------------
+    def block(self, level: int, y: int, x: int) -> tuple[int, int, int]:
+        """The block of ``level`` that holds cell ``(y, x)``: its first row,
+        first column and size, ``(y0, x0, size)`` (Python ints; a block of a
+        high level reaches past ``[-2**62, 2**62)``).
+
+        Level 0 is the cell's chunk (``size == chunk``); a block of level
+        ``L`` is 9 x 9 blocks of level ``L - 1`` (``size == chunk * 9**L``).
+        The blocks of a level tile the plane, each lies in one block of the
+        level above, and each level's block of the origin is centred on the
+        one below. ``level`` is in ``[0, levels]``.
+
+        >>> import eller_stream as es
+        >>> es.Plane(chunk=16).block(2, 0, 0)
+        (-640, -640, 1296)
+        """
+        level = check_int("level", level, 0, self._levels)
+        return pb.block(self._chunk, level, _coordinate("y", y), _coordinate("x", x))
+
+    def path(self, a: tuple[int, int], b: tuple[int, int]) -> np.ndarray:
+        """The path from cell ``a`` to cell ``b``: a ``(k, 2)`` int64 array of
+        ``(y, x)`` cells, both ends included.
+
+        With ``perfect=True`` it is the one path there is, which lies in the
+        smallest block of level >= 1 holding both; it is found level by
+        level, through the doors between the blocks it crosses, making only
+        the level-1 blocks it passes through. With ``perfect=False``, a
+        shortest path inside that block. Either way a path that needs more
+        than :data:`~eller_stream._plane_path.PATH_CELLS` cells made is
+        refused with a ``ValueError`` (neighbours across the seam of a block
+        of a high level can be that far apart: docs/plane.md).
+
+        >>> import eller_stream as es
+        >>> p = es.Plane(chunk=4, seed=3).path((0, 0), (5, -7))
+        >>> p[0].tolist(), p[-1].tolist()
+        ([0, 0], [5, -7])
+        """
+        from ._plane_path import plane_path
+
+        cells = (_cell("a", a), _cell("b", b))
+        return plane_path(self, self._key, *cells)
+
+
+def _coordinate(name: str, value: object) -> int:
+    return check_int(name, value, -LIMIT, LIMIT - 1)
+
+
+def _cell(name: str, cell: object) -> tuple[int, int]:
+    if isinstance(cell, np.ndarray):
+        cell = cell.tolist()
+    if not isinstance(cell, (tuple, list)) or len(cell) != 2:
+        raise TypeError(f"{name} must be a (y, x) pair, got {shown(cell)}")
+    return _coordinate(f"{name}[0] (y)", cell[0]), _coordinate(f"{name}[1] (x)", cell[1])
+
+
+def _bounds(axis: str, start: object, stop: object) -> tuple[int, int]:
+    """``start``, ``stop`` (named ``y0``/``y1`` or ``x0``/``x1``) checked."""
+    first = check_int(f"{axis}0", start, -LIMIT, LIMIT - 1)
+    end = check_int(f"{axis}1", stop, -LIMIT + 1, LIMIT)
+    if end <= first:
+        raise ValueError(f"{axis}1 must be greater than {axis}0, got {axis}0={first}, {axis}1={end}")
+    return first, end
+
+
+def _slice(name: str, s: slice) -> tuple[object, object]:
+    if s.step not in (None, 1):
+        raise ValueError(f"a slice of {name} takes no step, got step {s.step!r}")
+    if s.start is None or s.stop is None:
+        raise ValueError(f"the plane is infinite: a slice of {name} needs both start and stop")
+    return s.start, s.stop
