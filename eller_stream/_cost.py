@@ -74,7 +74,7 @@ def peak_bytes(maze: InfiniteMaze, start: int, stop: int, out: bool = True) -> i
 def _peak(maze: InfiniteMaze, start: int, stop: int, out: bool) -> int:
     k, w = maze.band, maze.width
     cut = (start % k and maze._whole_in(start // k)) or (stop % k and maze._whole_in((stop - 1) // k))
-    return (stop - start) * w * out + k * w * bool(cut)
+    return (stop - start) * w * out + k * w * bool(cut) + par.SCRATCH_PER_CELL * w
 
 
 def check_fits(maze: InfiniteMaze, start: int, stop: int, out: bool = True) -> None:
@@ -82,9 +82,9 @@ def check_fits(maze: InfiniteMaze, start: int, stop: int, out: bool = True) -> N
     more than this machine's memory, before any of it is made (``start`` and
     ``stop`` already checked, as ``rows`` does)."""
     need = _peak(maze, start, stop, out)
-    # the rows alone are par.alloc's to refuse; its limit, for the rows and a whole band together
-    if need > (stop - start) * maze.width * out and need > par._memory_bytes():
+    # the rows, a whole band and the scratch together (the rows alone are par.alloc's to refuse)
+    if need > par._memory_bytes():
         raise ValueError(
             f"rows({start}, {stop}) of width {maze.width} and band {maze.band} need {need} bytes at once"
-            " (the rows and any whole band they cut), more than this machine's memory"
+            " (the rows, any whole band they cut and the scratch), more than this machine's memory"
         )

@@ -46,6 +46,25 @@ def _memory_bytes() -> int:
         return 2**63 - 1
 
 
+# The scratch a stream or a range holds per cell of the width, whatever the rows
+# (the sets' lists, a row's draws, the braid's planes, the rooms' bitmaps, a
+# renderer's row): measured 28-42 bytes at width 2**24 (issue 32), rounded up.
+SCRATCH_PER_CELL = 64
+
+
+def check_width_fits(width: int) -> int:
+    """``width``, or a ``ValueError`` when the scratch of one row of it
+    (:data:`SCRATCH_PER_CELL` bytes a cell) is more than this machine's memory:
+    refused when the maze is made, not when the kernel is killed for it."""
+    need = SCRATCH_PER_CELL * width
+    if need > _memory_bytes():
+        raise ValueError(
+            f"width {width} needs about {need} bytes of scratch a row ({SCRATCH_PER_CELL} a cell), "
+            "more than this machine's memory"
+        )
+    return width
+
+
 def alloc(shape: tuple[int, ...], dtype: type, what: str) -> np.ndarray:
     """``np.empty``, or a ``ValueError`` that says what could not be had."""
     size = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize

@@ -118,7 +118,7 @@ class InfiniteMaze:
     def _set(
         self, width: int, band: int, seed: int | None, params: BandParams, schedule: Schedule | None = None
     ) -> None:
-        self._width = check_width(width)
+        self._width = par.check_width_fits(check_width(width))
         self._band = check_band(band)
         self._seed = check_seed(seed)
         if not isinstance(params, BandParams):

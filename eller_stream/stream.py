@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _checkpoint
 from . import _engine as engine
+from . import _parallel as par
 from ._checkpoint import ELLER_MAX_ROWS as MAX_ROWS
 from ._eller_kernels import LR_PAD, is_noncrossing_partition
 from ._numba import call
@@ -73,7 +74,7 @@ class EllerStream(RowStream):
         horizontal: float = 0.5,
         vertical: float = 0.5,
     ) -> None:
-        self._width = check_width(width)
+        self._width = par.check_width_fits(check_width(width))
         self._seed = check_seed(seed)
         self._horizontal = check_probability("horizontal", horizontal)
         self._vertical = check_probability("vertical", vertical)

@@ -779,3 +779,11 @@ def test_an_option_past_the_int_digit_limit_is_one_short_line(args, message):
     out = run(*args)
     line = one_error_line(out.stderr)
     assert out.returncode == 2 and message in line and len(line) < 300, line
+
+
+@pytest.mark.parametrize("band", [[], ["--band", "4"]], ids=["eller", "banded"])
+def test_a_width_past_the_memory_is_one_line_not_a_killed_process(band):
+    """``--width 2147483646`` got the process killed for memory (issue 32):
+    refused up front, one line, status 2."""
+    out = run("--width", "2147483646", "--rows", "2", "--style", "raw", *band)
+    assert out.returncode == 2 and "more than this machine's memory" in one_error_line(out.stderr)

@@ -103,18 +103,19 @@ def test_the_cost_checks_its_range() -> None:
 def test_peak_bytes() -> None:
     plain = es.InfiniteMaze(10, 8, 1)
     braid = es.InfiniteMaze(10, 8, 1, loops=0.5)
-    assert _cost.peak_bytes(plain, 3, 5) == 20  # a replay runs through a small scratch block
-    assert _cost.peak_bytes(braid, 3, 5) == 20 + 80  # the band 0 .. 7, made whole
-    assert _cost.peak_bytes(braid, 8, 24) == 160  # whole bands are made in place
-    assert _cost.peak_bytes(braid, 8, 24, out=False) == 0
+    scratch = par.SCRATCH_PER_CELL * 10  # a row's scratch, whatever the range
+    assert _cost.peak_bytes(plain, 3, 5) == 20 + scratch  # a replay runs through a small scratch block
+    assert _cost.peak_bytes(braid, 3, 5) == 20 + 80 + scratch  # the band 0 .. 7, made whole
+    assert _cost.peak_bytes(braid, 8, 24) == 160 + scratch  # whole bands are made in place
+    assert _cost.peak_bytes(braid, 8, 24, out=False) == scratch
 
 
 def test_rows_refuses_up_front_what_cannot_be_held_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # each array fits (par.alloc's check), but the answer and the whole band it cuts do not, together
-    monkeypatch.setattr(par, "_memory_bytes", lambda: 1000)
+    monkeypatch.setattr(par, "_memory_bytes", lambda: 1640)
     maze = es.InfiniteMaze(10, 64, 1, loops=0.5)
-    assert maze.rows(0, 64).shape == (64, 10)  # 640 bytes: whole bands are made in place
-    with pytest.raises(ValueError, match=r"rows\(1, 65\) of width 10 and band 64 need 1280 bytes at once"):
+    assert maze.rows(0, 64).shape == (64, 10)  # 640 + 640 bytes: whole bands are made in place
+    with pytest.raises(ValueError, match=r"rows\(1, 65\) of width 10 and band 64 need 1920 bytes at once"):
         maze.rows(1, 65)
     assert maze.rows(1, 65, out=np.empty((64, 10), np.uint8)).shape == (64, 10)  # the band alone fits
 

@@ -30,6 +30,9 @@ def _rows_of(widths, cells, grid_cells):
 def test_row_of_is_exact_for_64_bit_cell_indices():
     """``_row_of`` is i // width for every index a grid on disk can have,
     not only below 2**31 (the last cell of 32767 x 65546 mapped to x = -1)."""
+    from eller_stream._numba import load
+
+    load()  # the kernels' dispatchers in their modules (run alone, _rows_of saw stand-ins)
     rng = random.Random(15)
     widths = [1, 2, 3, 7, 32767, 65535, 65536, 65537, 2**30 + 1, 2**31 - 2, 2**31]
     widths += [rng.randrange(1, 2**31) for _ in range(300)]
@@ -112,3 +115,27 @@ def test_backtracker_just_over_2_31_cells_stays_in_its_buffer(tmp_path):
         del out, grid, mm
     finally:
         path.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda w: es.InfiniteMaze(w, band=4, seed=3),
+        lambda w: es.InfiniteMaze(w, band=4, seed=3, rooms=0.5),
+        lambda w: es.EllerStream(w, 3),
+    ],
+    ids=["banded", "rooms", "eller"],
+)
+def test_a_width_whose_scratch_cannot_be_had_is_refused_when_the_maze_is_made(make, monkeypatch):
+    """``InfiniteMaze(2**31 - 2, band=4).rows(0, 1)`` passed the memory check
+    (1 byte a cell counted, 28-42 held) and the kernel was killed for it at
+    23.8 GB (issue 32): a width whose scratch is more than the memory is a
+    ValueError naming it, before anything is allocated."""
+    from eller_stream import _parallel as par
+
+    with pytest.raises(ValueError, match="width 2147483646 needs about"):
+        make(2**31 - 2)
+    monkeypatch.setattr(par, "_memory_bytes", lambda: 64 * 1000)
+    make(1000)  # exactly what there is: taken
+    with pytest.raises(ValueError, match="width 1001 needs about 64064 bytes"):
+        make(1001)

@@ -143,11 +143,15 @@ def _new_stream(args: argparse.Namespace, style: str, tty: bool) -> Stream:
     if width is None:
         columns = shutil.get_terminal_size((80, 24)).columns if tty else 80
         width = max(1, (columns - 1) // CELL_COLUMNS[style]) if style != "raw" else columns
-    if args.band is None:
-        h = 0.5 if args.horizontal is None else args.horizontal
-        vert = 0.5 if args.vertical is None else args.vertical
-        return EllerStream(width, args.seed, h, vert)
-    maze = InfiniteMaze.from_params(width, args.band, args.seed, opt.band_params(args), opt.schedule_of(args))
+    try:
+        if args.band is None:
+            h = 0.5 if args.horizontal is None else args.horizontal
+            vert = 0.5 if args.vertical is None else args.vertical
+            return EllerStream(width, args.seed, h, vert)
+        params, schedule = opt.band_params(args), opt.schedule_of(args)
+        maze = InfiniteMaze.from_params(width, args.band, args.seed, params, schedule)
+    except ValueError as exc:  # the options are checked: what is left is a width too large for the memory
+        raise UsageError(f"--width {width}: {exc}") from None
     return maze.stream(0 if args.start is None else args.start)
 
 
