@@ -64,6 +64,10 @@ def rooms_of(height: int, width: int, key: int, band: int, room_below: int) -> l
     m = salted(key, band, ROOM_SALT)
     hmax, wmax = min(rows, 6), min(width, 8)
     placed: list[Rect] = []
+    # the cells of the rooms placed: a room apart from all of them (corners
+    # too) has none in its rectangle grown by a cell each way (the rule of
+    # spec 5.6, at a cost of the room's cells, not of the rooms placed)
+    taken = np.zeros((rows + 2, width + 2), bool)
     total = 0
     bits = draws(m, 0, 2 * (16 + target // 5)).tolist()
     for i in range(16 + target // 5):
@@ -72,7 +76,8 @@ def rooms_of(height: int, width: int, key: int, band: int, room_below: int) -> l
         w = 2 + (((size >> 32) * (wmax - 1)) >> 32)
         top = ((place & LOW) * (rows - h + 1)) >> 32
         left = ((place >> 32) * (width - w + 1)) >> 32
-        if all(top + h < t or t + hh < top or left + w < lc or lc + ww < left for t, lc, hh, ww in placed):
+        if not taken[top : top + h + 2, left : left + w + 2].any():  # taken is offset by one
+            taken[top + 1 : top + h + 1, left + 1 : left + w + 1] = True
             placed.append((top, left, h, w))
             total += h * w
             if total >= target:
