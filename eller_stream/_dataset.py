@@ -28,10 +28,15 @@ import numpy as np
 
 from . import _parallel as par
 from ._generators import generator
-from ._validate import MAX_CHUNKS, MAX_WIDTH, check_int
+from ._validate import MAX_WIDTH, check_int
 from .analysis import solve, suggest_endpoints
 
 __all__ = ["MAX_MAZES", "SEED_STRIDE", "Dataset", "dataset"]
+
+# A dataset's graph costs about 850 bytes a chunk (3 arrays' layers: more with
+# solutions) before anything runs, where to_dask's costs little: 2**20 chunks
+# is about 0.9 GB of graph.
+MAX_CHUNKS = 1 << 20
 
 SEED_STRIDE = 2**32  # maze i of dataset `seed` is generated with seed * SEED_STRIDE + i
 MAX_MAZES = SEED_STRIDE
@@ -102,8 +107,8 @@ def make_block(
 
 
 def _chunk_sizes(n: int, chunks: object) -> tuple[int, ...]:
-    """The chunks' sizes along the first axis: at most ``MAX_CHUNKS`` (as
-    :func:`~eller_stream.to_dask`), none empty."""
+    """The chunks' sizes along the first axis: at most :data:`MAX_CHUNKS`,
+    none empty."""
     if isinstance(chunks, tuple):
         if len(chunks) > MAX_CHUNKS:
             raise ValueError(f"chunks must be at most {MAX_CHUNKS} sizes, got {len(chunks)}")

@@ -46,6 +46,7 @@ __all__ = ["DEFAULT_DOORS", "MAX_BAND", "ROW_LIMIT", "BandedStream", "InfiniteMa
 
 _MASK64 = 2**64 - 1
 MAX_ROOM_BANDS = 1 << 18  # the bands one room_rects call places rooms in (about 2 s)
+MAX_ROOM_CELLS = 1 << 28  # and their cells (placement: about 14 ns a cell of the band, a few s)
 
 
 class InfiniteMaze:
@@ -408,10 +409,9 @@ class InfiniteMaze:
         int64 array of ``(top_row, left_col, height, width)`` (absolute
         rows), band by band, each band's in the order they were placed.
 
-        A call places the rooms of at most :data:`MAX_ROOM_BANDS` bands (a
-        ``ValueError`` past that: ask for the rows in parts).  A room of the
-        band that holds row ``-2**63`` or ``2**63 - 1`` may reach past it: it
-        is cut to the rows that exist.
+        A call places the rooms of at most :data:`MAX_ROOM_BANDS` bands and :data:`MAX_ROOM_CELLS`
+        cells (a ``ValueError`` past that: ask in parts).  A room of the band holding row
+        ``-2**63`` or ``2**63 - 1`` may reach past it: it is cut to the rows that exist.
 
         >>> import eller_stream as es
         >>> maze = es.InfiniteMaze(30, band=10, seed=1, rooms=0.2)
@@ -425,10 +425,10 @@ class InfiniteMaze:
         first, last = start // k, (stop - 1) // k
         if not self._whole or k < 4:  # rooms are 2 rows or more, off a band's last two rows
             return found[0]
-        if last - first + 1 > MAX_ROOM_BANDS:
+        if last - first + 1 > MAX_ROOM_BANDS or (last - first + 1) * k * w > MAX_ROOM_CELLS:
             raise ValueError(
                 f"rows {start} to {stop} cross {last - first + 1} bands of {k}: room_rects places "
-                f"the rooms of at most {MAX_ROOM_BANDS} bands a call"
+                f"the rooms of at most {MAX_ROOM_BANDS} bands, {MAX_ROOM_CELLS} cells, a call"
             )
         for b in range(first, last + 1):
             th = self._ths(b, 1)[0]

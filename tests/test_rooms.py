@@ -108,6 +108,9 @@ def test_room_rects_of_a_long_range_answer_at_once(monkeypatch):
     assert len(maze.room_rects(-4, 4 * 299)) > 0
     with pytest.raises(ValueError, match="cross 301 bands of 4: room_rects places the rooms of at most 300"):
         maze.room_rects(-4, 4 * 299 + 1)
+    big = es.InfiniteMaze(4096, band=4096, seed=1, rooms=0.9)  # 2**24 cells a band: 0.2 s each
+    with pytest.raises(ValueError, match=f"{es.banded.MAX_ROOM_CELLS} cells, a call"):
+        big.room_rects(0, 10**9)  # 244,141 bands: about 15 hours
 
 
 @pytest.mark.parametrize("band", [4, 5, 7, 16, 33])

@@ -150,6 +150,7 @@ def test_the_graph_is_named_by_the_maze_and_rows():
         (lambda: es.dataset(4, 4, 4, chunks=0), ValueError, "chunks must be"),
         (lambda: es.dataset(4, 4, 4, chunks=(1, 2)), ValueError, "chunks must add up to n = 4"),
         (lambda: es.dataset(2**32, 4, 4, chunks=1), ValueError, "chunks=1 cuts n = 4294967296 mazes into"),
+        (lambda: es.dataset(2**20 + 1, 4, 4, chunks=1), ValueError, "into over 1048576 chunks"),
     ],
 )
 def test_bad_input_is_named(call, error, match):

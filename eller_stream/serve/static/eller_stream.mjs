@@ -296,8 +296,17 @@ function lastCells(root, w, last) {
 }
 
 // ---------------------------------------------------------------- the Eller stream
+// The Eller stream has no seek: rows start .. stop are made from row 0. A range
+// that would make more cells than this is refused, not left to run for years.
+export const MAX_ELLER_CELLS = 2n ** 36n;
+
 function eller(p, start, stop, closing) {
   const w = p.width;
+  const made = stop * BigInt(w);
+  if (made > MAX_ELLER_CELLS) {
+    const what = closing ? `closingRow after ${stop} rows` : `rows ${start} to ${stop}`;
+    fail(RangeError, `${what} of width ${w} make ${made} cells from row 0 (the Eller stream has no seek), more than ${MAX_ELLER_CELLS}`);
+  }
   const key = seedKey(p.seed);
   const J = threshold(p.own.horizontal);
   const O = threshold(p.own.vertical);
