@@ -49,6 +49,7 @@ import numpy as np
 
 from ._json import loads
 from ._params import BandParams
+from ._validate import shown
 
 __all__ = ["MAX_JSON_BYTES", "MAX_TEXT_BYTES", "Schedule"]
 
@@ -65,7 +66,7 @@ def _band_index(key: object) -> int:
         raise TypeError(f"a schedule's band index must be an int, got {type(key).__name__}: {key!r}")
     index = int(key)
     if not _BAND_LOW <= index <= _BAND_HIGH:
-        raise ValueError(f"a schedule's band index must be in [-2**63, 2**63), got {index}")
+        raise ValueError(f"a schedule's band index must be in [-2**63, 2**63), got {shown(index)}")
     return index
 
 
@@ -183,7 +184,9 @@ class Schedule:
         frames: dict[int, Mapping[str, float]] = {}
         for key, frame in value.items():
             if not isinstance(key, str) or not _INT_TEXT.fullmatch(key):
-                raise ValueError(f"a schedule's JSON keys must be band indices, got {key!r}")
+                raise ValueError(f"a schedule's JSON keys must be band indices, got {str(key)[:40]!r}")
+            if len(key) > 20:  # past any band index; int() would fail on 4,300 digits
+                raise ValueError(f"a schedule's band index must be in [-2**63, 2**63), got {len(key)} digits")
             if not isinstance(frame, dict):
                 raise ValueError(f"the schedule's keyframe at band {key} must be an object")
             if int(key) in frames:  # "0" and "-0"

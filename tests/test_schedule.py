@@ -380,3 +380,11 @@ def test_the_lean_backend_takes_the_same_keyframes():
     far = es.Schedule({0: {"loops": 0.0}, 2**60: {"loops": 1.0}})
     assert rows == es.InfiniteMaze(10, 16, 3, schedule=far).rows(2**63 - 40, 2**63).tobytes().hex()
     assert refusal == "the schedule has band 0 twice"
+
+
+def test_a_band_index_past_the_int_digit_limit_is_named_by_its_size() -> None:
+    """A band key of 5,000 digits gave Python's own digit-limit message (issue 32)."""
+    with pytest.raises(ValueError, match=r"band index must be in \[-2\*\*63, 2\*\*63\), got 5000 digits"):
+        es.Schedule.from_json('{"' + "1" * 5000 + '": {}}')
+    with pytest.raises(ValueError, match=r"got an int of 16610 bits"):
+        es.Schedule({10**5000: {}})
