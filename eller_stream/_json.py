@@ -19,7 +19,8 @@ ValueError: the example: the key 'a' twice
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 __all__ = ["MAX_DIGITS", "loads"]
 
@@ -63,4 +64,24 @@ def loads(text: str | bytes, what: str) -> Any:
     except RecursionError:
         raise ValueError(f"{what}: arrays or objects nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, and the hooks'
+        raise ValueError(f"{what}: {exc}") from None
+
+
+T = TypeVar("T")
+
+
+def read_as(text: object, kind: str, parse: Callable[[Any], T], limit: int | None = None) -> T:
+    """``parse`` of JSON ``text`` (str or bytes; at most ``limit`` long), a
+    ``kind``'s saved form ("an InfiniteMaze"): every error a ``ValueError``
+    that starts with ``"not <kind>'s JSON: "``, a ``TypeError`` for text that
+    is no str or bytes."""
+    what = f"not {kind}'s JSON"
+    if not isinstance(text, (str, bytes)):
+        raise TypeError(f"{kind}'s JSON must be str or bytes, got {type(text).__name__}")
+    if limit is not None and len(text) > limit:
+        raise ValueError(f"{what}: {len(text)} characters, over the limit of {limit}")
+    value = loads(text, what)
+    try:
+        return parse(value)
+    except ValueError as exc:
         raise ValueError(f"{what}: {exc}") from None

@@ -24,7 +24,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from ._json import loads
+from ._json import read_as
 from ._params import BandParams
 from ._schedule import MAX_TEXT_BYTES, Schedule
 from ._validate import check_band, check_width
@@ -95,16 +95,7 @@ def read_maze(text: object) -> Parts:
     """:func:`parse_maze` of JSON ``text`` (str or bytes, at most
     :data:`MAX_MAZE_TEXT` long), every error a ``ValueError`` that starts
     with ``"not an InfiniteMaze's JSON: "``."""
-    what = "not an InfiniteMaze's JSON"
-    if not isinstance(text, (str, bytes)):
-        raise TypeError(f"an InfiniteMaze's JSON must be str or bytes, got {type(text).__name__}")
-    if len(text) > MAX_MAZE_TEXT:
-        raise ValueError(f"{what}: {len(text)} characters, over the limit of {MAX_MAZE_TEXT}")
-    value = loads(text, what)
-    try:
-        return parse_maze(value)
-    except ValueError as exc:
-        raise ValueError(f"{what}: {exc}") from None
+    return read_as(text, "an InfiniteMaze", parse_maze, MAX_MAZE_TEXT)
 
 
 def _integer(name: str, value: object) -> int:

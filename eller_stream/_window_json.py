@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._json import loads
+from ._json import read_as
 from ._maze_json import Parts, maze_value, parse_maze
 from ._validate import ROW_LIMIT, check_int
 
@@ -115,11 +115,4 @@ def parse_window(value: object) -> WindowState:
 def read_window(text: object) -> WindowState:
     """:func:`parse_window` of JSON ``text``, every error a ``ValueError``
     starting with ``"not a Window's JSON: "``."""
-    what = "not a Window's JSON"
-    if not isinstance(text, (str, bytes)):
-        raise TypeError(f"a Window's JSON must be str or bytes, got {type(text).__name__}")
-    value = loads(text, what)
-    try:
-        return parse_window(value)
-    except ValueError as exc:
-        raise ValueError(f"{what}: {exc}") from None
+    return read_as(text, "a Window", parse_window)
