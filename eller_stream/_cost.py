@@ -64,9 +64,10 @@ def eller_cells_made(width: int, start: int, stop: int) -> int:
 
 def peak_bytes(maze: InfiniteMaze, start: int, stop: int, out: bool = True) -> int:
     """The bytes ``maze.rows(start, stop)`` holds at once, about: the
-    answer (``out``: when it is allocated, not given) and a whole band when
+    answer (``out``: when it is allocated, not given), a whole band when
     the range cuts one that is made whole (a replay runs through a small
-    scratch block, and whole bands between are made in place)."""
+    scratch block, and whole bands between are made in place), and a row's
+    scratch (``SCRATCH_PER_CELL`` bytes a cell of the width)."""
     start, stop = check_row_range(start, stop)
     return _peak(maze, start, stop, out)
 
