@@ -70,15 +70,20 @@ _NL = ord("\n")
 _WALL = ord("█")
 
 
-def tiles(grid: np.ndarray, top: bool = True) -> np.ndarray:
+def tiles(grid: np.ndarray, top: bool = True, left: bool = True) -> np.ndarray:
     """The walls of a maze as a bool tile map of shape ``(2h+1, 2w+1)``, ``[y, x]``.
 
     Cell ``(y, x)`` is tile ``(2y+1, 2x+1)``; ``True`` is a wall.  Works for
-    any block of rows: without the closing row, the bottom tile row shows the
-    openings through which the maze goes on.  With ``top=False`` the top
-    edge is left open, as :func:`tile_rows` leaves it: the top border row is
-    not there (shape ``(2h, 2w+1)``, cell ``(y, x)`` is tile ``(2y, 2x+1)``),
-    for a block of rows that goes on above.
+    any block of rows: the bottom tile row shows the last row's ``SOUTH`` and
+    the right tile column the last column's ``EAST``, so without the closing
+    row (or for a region of a :class:`~eller_stream.Plane`) they show the
+    openings through which the maze goes on; a bounded maze has none there.
+    With ``top=False`` the top edge is left open, as :func:`tile_rows`
+    leaves it: the top border row is not there (shape ``(2h, 2w+1)``, cell
+    ``(y, x)`` is tile ``(2y, 2x+1)``), for a block of rows that goes on
+    above; ``left=False`` leaves out the left border column likewise (cell
+    ``(y, x)`` is then tile column ``2x``), for a plane region, which goes
+    on to the left: tiles of regions side by side then join without a seam.
 
     Parameters
     ----------
@@ -86,21 +91,23 @@ def tiles(grid: np.ndarray, top: bool = True) -> np.ndarray:
         A ``(h, w)`` uint8 array of maze rows (a 1-d row is one row).
     top : bool
         Give the top border row (the default).
+    left : bool
+        Give the left border column (the default).
 
     >>> import eller_stream as es
     >>> t = es.tiles(es.eller(4, 3, seed=1))
     >>> t.shape, t.dtype, bool(t[0].all() and t[:, 0].all())
     ((7, 9), dtype('bool'), True)
-    >>> bool((es.tiles(es.eller(4, 3, seed=1), top=False) == t[1:]).all())
+    >>> bool((es.tiles(es.eller(4, 3, seed=1), top=False, left=False) == t[1:, 1:]).all())
     True
     """
     grid = check_rows("grid", grid)
     h, w = grid.shape
     out = np.ones((2 * h + 1, 2 * w + 1), bool)
-    out[1::2, 1:-1:2] = False
-    out[1::2, 2:-1:2] = (grid[:, :-1] & EAST) == 0
-    out[2::2, 1:-1:2] = (grid & SOUTH) == 0
-    return out if top else out[1:]
+    out[1::2, 1::2] = False
+    out[1::2, 2::2] = (grid & EAST) == 0
+    out[2::2, 1::2] = (grid & SOUTH) == 0
+    return out[0 if top else 1 :, 0 if left else 1 :]
 
 
 def tile_rows(rows: Iterable[np.ndarray], top: bool = True) -> Iterator[np.ndarray]:

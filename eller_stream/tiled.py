@@ -17,7 +17,12 @@ there).  Cell ``(row, col)`` is tile ``(2*(row - first_row) + top, 2*col +
 1)`` whatever the grid's first row: a map of the rows a game has now lines
 up with the map of rows it had before (the Tiled editor holds tile
 coordinates in 32-bit ints, so rows past about ±2**30 are likely beyond it:
-not tested here; pytiled-parser reads any).  pytmx reads the finite maps only (it refuses
+not tested here; pytiled-parser reads any).  A plane region's map gives
+``first_column`` as well (its columns absolute, as its rows), with
+``top=False, left=False``: its tiles are then the plane's own, tile rows
+``2*y0 + 1`` to ``2*y1`` and columns ``2*x0 + 1`` to ``2*x1``, so that the
+maps of regions side by side join without a seam; an infinite one past
+Tiled's 32-bit tile coordinates is refused.  pytmx reads the finite maps only (it refuses
 infinite ones, raising); pytiled-parser and Tiled read both.  pytmx also
 refuses object properties named like an object's attributes (``x``,
 ``y``, ``width``, ``name``, ...).
@@ -67,6 +72,7 @@ __all__ = ["CHUNK", "TILE", "write_tiled"]
 
 TILE = 8  # pixels a side of a tile
 CHUNK = 16  # tiles a side of a chunk of an infinite map
+TILED_LOW, TILED_HIGH = -(2**31), 2**31  # Tiled's tile coordinates are C++ ints (the format: "int")
 FLOOR, WALL = 1, 2  # gids
 _VERSION, _TILED_VERSION = "1.10", "1.10.2"
 _INT_LOW, _INT_HIGH = -(2**63), 2**64  # int properties: what int64 and uint64 hold
@@ -107,9 +113,10 @@ def _property(owner: str, name: object, value: object) -> Property:
 
 
 def _objects(
-    objects: Iterable[Mapping[str, object]] | None, first_row: int, shape: tuple[int, int]
+    objects: Iterable[Mapping[str, object]] | None, first_row: int, first_column: int, shape: tuple[int, int]
 ) -> list[tuple[str, int, int, list[Property]]]:
-    """The objects as (name, row, column, properties), every one checked."""
+    """The objects as (name, row, column, properties), every one checked
+    (rows and columns absolute)."""
     h, w = shape
     found = []
     for i, obj in enumerate(objects or ()):
@@ -122,7 +129,7 @@ def _objects(
             raise ValueError(f"{owner} needs name, row and column (and maybe properties): {obj!r}")
         name = check_xml_text(f"{owner} name", obj["name"])
         row = check_int(f"{owner} row", obj["row"], first_row, first_row + h - 1)
-        column = check_int(f"{owner} column", obj["column"], 0, w - 1)
+        column = check_int(f"{owner} column", obj["column"], first_column, first_column + w - 1)
         props = obj.get("properties") or {}
         if not isinstance(props, Mapping):
             raise TypeError(f"{owner} properties must be a dict, got {props!r}")
@@ -149,35 +156,68 @@ def _check_path(path: object) -> str:
 class _Map:
     """What both formats write: the tiles, where they lie, the objects."""
 
-    def __init__(self, grid: np.ndarray, first_row: int, top: bool, infinite: bool) -> None:
-        self.gids = np.where(tiles(grid, top=top), WALL, FLOOR).astype(np.int64)
-        self.first_row, self.top, self.infinite = first_row, top, infinite
-        # the tile row of the grid's first tile row: absolute in an infinite map
-        self.y0 = 2 * first_row + (0 if top else 1) if infinite else 0
+    def __init__(
+        self, grid: np.ndarray, first: tuple[int, int], edges: tuple[bool, bool], infinite: bool, plane: bool
+    ) -> None:
+        (self.first_row, self.first_column), (self.top, self.left) = first, edges
+        self.gids = np.where(tiles(grid, top=self.top, left=self.left), WALL, FLOOR).astype(np.int64)
+        self.infinite, self.plane = infinite, plane
+        # the tile row and column of the grid's first tile: absolute in an infinite map
+        self.y0 = 2 * self.first_row + (0 if self.top else 1) if infinite else 0
+        self.x0 = 2 * self.first_column + (0 if self.left else 1) if infinite else 0
         self.height, self.width = self.gids.shape
 
     def tile_y(self, row: int) -> int:
         """The tile row of maze row ``row`` (absolute)."""
         return self.y0 + 2 * (row - self.first_row) + (1 if self.top else 0)
 
+    def tile_x(self, column: int) -> int:
+        """The tile column of maze column ``column`` (absolute)."""
+        return self.x0 + 2 * (column - self.first_column) + (1 if self.left else 0)
+
+    def chunk_span(self) -> tuple[int, int, int, int]:
+        """The first tile row and column of the chunks that hold the tiles,
+        and their tile rows and columns in all."""
+        r0, c0 = self.y0 // CHUNK * CHUNK, self.x0 // CHUNK * CHUNK
+        rows = -(-(self.y0 + self.height - r0) // CHUNK) * CHUNK
+        cols = -(-(self.x0 + self.width - c0) // CHUNK) * CHUNK
+        return r0, c0, rows, cols
+
     def chunks(self) -> list[tuple[int, int, np.ndarray]]:
         """(x, y, 16x16 gids) of the chunks that hold the tiles, 0 outside."""
-        c0 = self.y0 // CHUNK * CHUNK
-        rows = -(-(self.y0 + self.height - c0) // CHUNK) * CHUNK
-        cols = -(-self.width // CHUNK) * CHUNK
+        r0, c0, rows, cols = self.chunk_span()
         full = np.zeros((rows, cols), np.int64)
-        full[self.y0 - c0 : self.y0 - c0 + self.height, : self.width] = self.gids
+        full[self.y0 - r0 : self.y0 - r0 + self.height, self.x0 - c0 : self.x0 - c0 + self.width] = self.gids
         return [
-            (cx, c0 + cy, full[cy : cy + CHUNK, cx : cx + CHUNK])
+            (c0 + cx, r0 + cy, full[cy : cy + CHUNK, cx : cx + CHUNK])
             for cy in range(0, rows, CHUNK)
             for cx in range(0, cols, CHUNK)
         ]
 
     def properties(self, description: str | None) -> list[Property]:
         props: list[Property] = [("first_row", "int", self.first_row), ("top", "bool", self.top)]
+        if self.plane:  # a plane region's map (a banded maze's columns start at 0)
+            props += [("first_column", "int", self.first_column), ("left", "bool", self.left)]
         if description is not None:
             props.append(("description", "string", description))
         return props
+
+
+def _check_int32(m: _Map) -> None:
+    """An infinite map of a plane region must fit Tiled's tile coordinates,
+    32-bit ints (Tiled reads a larger chunk coordinate as 0): else a
+    ``ValueError`` naming ``first_row`` or ``first_column``."""
+    r0, c0, rows, cols = m.chunk_span()
+    for name, first, count, start in (
+        ("first_row", r0, rows, m.first_row),
+        ("first_column", c0, cols, m.first_column),
+    ):
+        if first < TILED_LOW or first + count > TILED_HIGH:
+            raise ValueError(
+                f"{name}: from {name.split('_')[1]} {start} the map's chunks span tiles [{first}, "
+                f"{first + count}), past the 32-bit tile coordinates Tiled holds, [-2**31, 2**31): "
+                f"an infinite map holds cells in about [-2**30, 2**30) each way"
+            )
 
 
 def _json_props(props: list[Property]) -> list[dict[str, Any]]:
@@ -197,7 +237,7 @@ def _tmj(m: _Map, objects: list[tuple[str, int, int, list[Property]]], descripti
             {"x": x, "y": y, "width": CHUNK, "height": CHUNK, "data": g.reshape(-1).tolist()}
             for x, y, g in chunks
         ]
-        layer.update(startx=0, starty=chunks[0][1], width=chunks[-1][0] + CHUNK)
+        layer.update(startx=chunks[0][0], starty=chunks[0][1], width=chunks[-1][0] + CHUNK - chunks[0][0])
         layer["height"] = chunks[-1][1] + CHUNK - chunks[0][1]
     else:
         layer["data"] = m.gids.reshape(-1).tolist()
@@ -207,7 +247,7 @@ def _tmj(m: _Map, objects: list[tuple[str, int, int, list[Property]]], descripti
         group["objects"].append(
             {
                 **{"id": i, "name": name, "type": "", "rotation": 0, "visible": True},
-                **{"x": (2 * column + 1) * TILE, "y": m.tile_y(row) * TILE, "width": TILE, "height": TILE},
+                **{"x": m.tile_x(column) * TILE, "y": m.tile_y(row) * TILE, "width": TILE, "height": TILE},
                 "properties": _json_props(props),
             }
         )
@@ -238,7 +278,7 @@ def _tmx(m: _Map, objects: list[tuple[str, int, int, list[Property]]], descripti
     root = ET.Element("map", version=_VERSION, tiledversion=_TILED_VERSION, orientation="orthogonal")
     root.set("renderorder", "right-down")
     chunks = m.chunks() if m.infinite else []
-    width = chunks[-1][0] + CHUNK if chunks else m.width
+    width = chunks[-1][0] + CHUNK - chunks[0][0] if chunks else m.width
     height = chunks[-1][1] + CHUNK - chunks[0][1] if chunks else m.height
     for key, value in (("width", width), ("height", height), ("tilewidth", TILE), ("tileheight", TILE)):
         root.set(key, str(value))
@@ -263,7 +303,7 @@ def _tmx(m: _Map, objects: list[tuple[str, int, int, list[Property]]], descripti
     group = ET.SubElement(root, "objectgroup", id="2", name="objects")
     for i, (name, row, column, props) in enumerate(objects, 1):
         node = ET.SubElement(group, "object", id=str(i), name=name)
-        for key, value in (("x", (2 * column + 1) * TILE), ("y", m.tile_y(row) * TILE)):
+        for key, value in (("x", m.tile_x(column) * TILE), ("y", m.tile_y(row) * TILE)):
             node.set(key, str(value))
         node.set("width", str(TILE))
         node.set("height", str(TILE))
@@ -280,8 +320,10 @@ def write_tiled(
     objects: Iterable[Mapping[str, object]] | None = None,
     endpoints: bool = False,
     top: bool = True,
+    left: bool = True,
     infinite: bool = False,
     first_row: int = 0,
+    first_column: int | None = None,
     description: str | None = None,
 ) -> None:
     """Write ``grid`` as a Tiled map, JSON or XML by the extension of ``path``
@@ -302,11 +344,23 @@ def write_tiled(
         Add the objects ``start`` and ``end`` at :func:`es.suggest_endpoints`.
     top : bool
         Give the top border row (``es.tiles(grid, top=top)``); ``False`` for
-        rows that go on above, such as a window's.
+        rows that go on above, such as a window's or a plane region's.
+    left : bool
+        Give the left border column; ``False`` for a plane region, which
+        goes on to the left (then maps of regions side by side join without
+        a seam: the right column and bottom row of tiles show the region's
+        passages out, as :func:`es.tiles <eller_stream.render.tiles>` does).
     infinite : bool
         Write Tiled's chunked infinite map, tiles at their absolute rows.
     first_row : int
         The maze row of the grid's first row (``win.top`` for a window).
+    first_column : int, optional
+        The plane column of the grid's first column (``x0`` of
+        ``plane.region(y0, y1, x0, x1)``): objects' columns are then
+        absolute too, the map properties ``first_column`` and ``left`` say
+        so, and an infinite map whose chunks would lie past Tiled's 32-bit
+        tile coordinates (cells in about ``[-2**30, 2**30)`` each way) is
+        refused. ``None``: columns from 0, unchecked (a banded maze's).
     description : str, optional
         Text stored as the map property ``description`` (of characters XML
         holds, as object names and properties).
@@ -324,19 +378,31 @@ def write_tiled(
     >>> es.write_tiled(path, win.rows, top=False, first_row=win.top, endpoints=True)
     >>> open(path, "rb").read(38)
     b"<?xml version='1.0' encoding='UTF-8'?>"
+    >>> plane = es.Plane(chunk=8, seed=1)
+    >>> es.write_tiled(path, plane.region(-20, 20, 2**29, 2**29 + 40), infinite=True, top=False,
+    ...                left=False, first_row=-20, first_column=2**29)
     """
     target = _check_path(path)
     grid = _check_grid(grid)
     first_row = check_int("first_row", first_row, -ROW_LIMIT, ROW_LIMIT - grid.shape[0])
-    found = _objects(objects, first_row, grid.shape)
+    plane = first_column is not None or not left
+    column = (
+        0
+        if first_column is None
+        else check_int("first_column", first_column, -ROW_LIMIT, ROW_LIMIT - grid.shape[1])
+    )
+    found = _objects(objects, first_row, column, grid.shape)
     if endpoints:
         start, end = suggest_endpoints(grid)
         for name, (y, x) in (("start", start), ("end", end)):
-            found.append((name, first_row + y, x, [("row", "int", first_row + y), ("column", "int", x)]))
+            at = [("row", "int", first_row + y), ("column", "int", column + x)]
+            found.append((name, first_row + y, column + x, at))
     if description is not None and not isinstance(description, str):
         raise TypeError(f"description must be a str or None, got {type(description).__name__}")
     if description is not None:
         description = check_xml_text("description", description)
-    m = _Map(grid, first_row, bool(top), bool(infinite))
+    m = _Map(grid, (first_row, column), (bool(top), bool(left)), bool(infinite), plane)
+    if m.infinite and plane:
+        _check_int32(m)
     write = _tmx if target.lower().endswith(".tmx") else _tmj
     write_bytes(target, write(m, found, description))
