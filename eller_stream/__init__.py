@@ -55,9 +55,11 @@ _EXPORTS = {
     "is_perfect": ".analysis",
     "metrics": ".analysis",
     "parse_strategy": "._growing_tree",
+    "plane_chunks": "._plane_scale",
     "png_rows": ".image",
     "read_raw": ".render",
     "read_zarr_maze": ".scale",
+    "read_zarr_plane": "._plane_scale",
     "write_image": ".image",
     "text": ".render",
     "solve": ".analysis",
@@ -82,6 +84,7 @@ if TYPE_CHECKING:
     from ._growing_tree import STRATEGIES, growing_tree, parse_strategy  # noqa: F401
     from ._params import BandParams  # noqa: F401
     from ._plane_params import PlaneParams  # noqa: F401
+    from ._plane_scale import plane_chunks, read_zarr_plane  # noqa: F401
     from ._schedule import Schedule  # noqa: F401
     from ._stream_base import closed_rows  # noqa: F401
     from .analysis import (  # noqa: F401

@@ -1,12 +1,13 @@
-"""The banded maze past one machine: its rows as a Dask array, and in a Zarr
-store that names the maze again (the ``[dask]`` extra:
-``pip install '.[dask]'`` from a clone).
+"""The banded maze and the plane past one machine: the maze's rows, or a
+region of the plane, as a Dask array, and in a Zarr store that names it
+again (the ``[dask]`` extra: ``pip install '.[dask]'`` from a clone).
 
 A chunk of :func:`to_dask` is ``maze.rows(a, b)`` of its own range, made
 from the maze (a few hundred bytes pickled) and the two row numbers alone:
 any scheduler, with any number of workers, gives the bytes of
 ``maze.rows(start, stop)``.  Chunks follow the bands (:func:`band_chunks`),
-and each is made on one core: the workers are the parallelism.
+and each is made on one core: the workers are the parallelism.  A plane's
+region is cut in 2-D chunks likewise (``eller_stream._plane_scale``).
 
 Importing this module (or the package) does not import Dask or Zarr; the
 functions that need them do, and say how to install them when they are not
@@ -20,42 +21,35 @@ there.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
-import uuid
-from collections.abc import Iterator
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
-from ._backend import backend
-from ._json import loads
+from . import _plane_scale as ps
+from ._dask_io import HINT, MAX_META_BYTES, Cuts, one_core, open_store, require, store_attributes, write_store
 from ._params import BandParams
-from ._schedule import MAX_TEXT_BYTES, Schedule
-from ._validate import MAX_CHUNKS, ROW_LIMIT, check_int, check_row_range
+from ._schedule import Schedule
+from ._validate import ROW_LIMIT, check_int, check_row_range
 from .banded import InfiniteMaze
+from .plane import Plane
 
-__all__ = ["CHUNK_BYTES", "FORMAT", "band_chunks", "read_zarr_maze", "to_dask", "write_zarr"]
+__all__ = [
+    "CHUNK_BYTES",
+    "FORMAT",
+    "HINT",
+    "MAX_META_BYTES",
+    "band_chunks",
+    "read_zarr_maze",
+    "require",
+    "store_attributes",
+    "to_dask",
+    "write_zarr",
+]
 
 CHUNK_BYTES = 8 << 20  # the least bytes a chunk holds by default (when bands are smaller)
 FORMAT = "eller_stream.InfiniteMaze.rows/1"  # the Zarr attribute "format" of write_zarr's stores
-MAX_META_BYTES = MAX_TEXT_BYTES + (64 << 10)  # a zarr.json that write_zarr writes, at most
-# the packages of the [dask] extra by name: the package itself is not on PyPI (yet)
-HINT = "pip install 'dask[array]' distributed zarr (the [dask] extra: pip install '.[dask]' in a clone)"
-
-
-def require(module: str) -> Any:
-    """Import ``module`` of the ``[dask]`` extra, or a ``ModuleNotFoundError``
-    that says how to install it."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        raise ModuleNotFoundError(
-            f"{module} is not installed (it is part of the [dask] extra): {HINT}", name=exc.name
-        ) from exc
+PLANE_FORMAT = ps.FORMAT  # ... of a plane's stores
 
 
 def _check_range(maze: object, start: object, stop: object) -> tuple[InfiniteMaze, int, int]:
@@ -71,14 +65,9 @@ def _bands_per_chunk(maze: InfiniteMaze, bands_per_chunk: object) -> int:
     return check_int("bands_per_chunk", bands_per_chunk, 1, ROW_LIMIT // maze.band)
 
 
-def _sizes(n: int, head: int, rows: int) -> tuple[int, ...]:
-    """Chunk sizes of ``n`` rows: ``head`` rows (if any), then ``rows`` at a time."""
-    head = min(n, head)
-    count = (n - head + rows - 1) // rows
-    if count + 1 > MAX_CHUNKS:
-        raise ValueError(f"{n} rows make over {MAX_CHUNKS} chunks: give a larger bands_per_chunk")
-    whole, rest = divmod(n - head, rows)
-    return (head,) * (head > 0) + (rows,) * whole + (rest,) * (rest > 0)
+def _sizes(start: int, stop: int, head: int, rows: int) -> tuple[int, ...]:
+    """Chunk sizes of the rows: ``head`` rows (if any), then ``rows`` at a time."""
+    return Cuts(start, stop, head, rows).sizes("rows", "a larger bands_per_chunk")
 
 
 def band_chunks(
@@ -107,51 +96,23 @@ def band_chunks(
     """
     maze, start, stop = _check_range(maze, start, stop)
     rows = maze.band * _bands_per_chunk(maze, bands_per_chunk)
-    return _sizes(stop - start, -start % maze.band, rows)
-
-
-@contextlib.contextmanager
-def _one_core() -> Iterator[None]:
-    """numba's threads for this thread set to one while a chunk is made
-    (``numba.set_num_threads`` is per thread)."""
-    from ._numba import load
-
-    load()
-    if backend() == "lean":  # one core already
-        yield
-        return
-    import numba
-
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
+    return _sizes(start, stop, -start % maze.band, rows)
 
 
 def make_chunk(maze: InfiniteMaze, start: int, stop: int) -> np.ndarray:
     """A chunk: ``maze.rows(start, stop)``, on one core."""
-    with _one_core():
+    with one_core():
         return maze.rows(start, stop)
 
 
 class _Chunks:
-    """Chunk ``i`` of the rows ``start .. stop - 1`` cut as :func:`_sizes`
-    cuts them (``head`` rows, then ``rows`` at a time): a few numbers, not a
-    list of bounds, so that each task carries a few hundred bytes."""
+    """Chunk ``i``: the rows of cut ``i`` (a few numbers a task)."""
 
-    def __init__(self, maze: InfiniteMaze, start: int, stop: int, head: int, rows: int) -> None:
-        self.maze, self.start, self.stop, self.head, self.rows = maze, start, stop, head, rows
-
-    def offset(self, i: int) -> int:
-        return (i > 0) * self.head + max(0, i - (self.head > 0)) * self.rows
+    def __init__(self, maze: InfiniteMaze, cuts: Cuts) -> None:
+        self.maze, self.cuts = maze, cuts
 
     def __call__(self, block_id: tuple[int, int] = (0, 0)) -> np.ndarray:
-        i = block_id[0]
-        return make_chunk(
-            self.maze, self.start + self.offset(i), min(self.stop, self.start + self.offset(i + 1))
-        )
+        return make_chunk(self.maze, *self.cuts.bounds(block_id[0]))
 
 
 def _rows_array(maze: InfiniteMaze, start: int, stop: int, head: int, rows: int) -> Any:
@@ -159,31 +120,63 @@ def _rows_array(maze: InfiniteMaze, start: int, stop: int, head: int, rows: int)
     blockwise layer, so that what is done to each chunk next (a reduction,
     a store) runs in the same task (Dask fuses them)."""
     da = require("dask.array")
-    sizes = _sizes(stop - start, head, rows)
+    cuts = Cuts(start, stop, head, rows)
+    sizes = cuts.sizes("rows", "a larger bands_per_chunk")
     name = "eller-rows-" + require("dask.base").tokenize(repr(maze), start, sizes)
-    make = _Chunks(maze, start, stop, min(head, stop - start), rows)
+    make = _Chunks(maze, cuts)
     meta = np.empty((0, 0), np.uint8)
     return da.map_blocks(make, chunks=(sizes, (maze.width,)), dtype=np.uint8, meta=meta, name=name)
 
 
-def to_dask(maze: InfiniteMaze, start: int, stop: int, *, bands_per_chunk: int | None = None) -> Any:
+@overload
+def to_dask(maze: InfiniteMaze, start: int, stop: int, *, bands_per_chunk: int | None = None) -> Any: ...
+
+
+@overload
+def to_dask(
+    maze: Plane, start: int, stop: int, x0: int, x1: int, *, chunks: int | tuple[int, int] | None = None
+) -> Any: ...
+
+
+def to_dask(
+    maze: InfiniteMaze | Plane,
+    start: int,
+    stop: int,
+    x0: int | None = None,
+    x1: int | None = None,
+    *,
+    bands_per_chunk: int | None = None,
+    chunks: int | tuple[int, int] | None = None,
+) -> Any:
     """Rows ``start`` to ``stop - 1`` of ``maze`` as a lazy ``(stop - start,
-    width)`` uint8 ``dask.array``, a chunk of whole bands at a time.
+    width)`` uint8 ``dask.array``, a chunk of whole bands at a time; of a
+    :class:`~eller_stream.Plane`, the region ``[start, stop) x [x0, x1)``
+    as a lazy ``(stop - start, x1 - x0)`` one in 2-D chunks.
 
     Each chunk is ``maze.rows(a, b)`` of its rows (:func:`band_chunks`), made
     on one core from the maze and ``(a, b)`` alone: computed by any scheduler
     (threads, processes, a ``distributed`` cluster) the array is the bytes of
-    ``maze.rows(start, stop)``, with loops, rooms and schedules too.
+    ``maze.rows(start, stop)``, with loops, rooms and schedules too.  A
+    plane's chunk is ``plane.region(a, b, c, d)`` of its own rectangle
+    (:func:`~eller_stream.plane_chunks`), the array the bytes of
+    ``plane.region(start, stop, x0, x1)``.
 
     Parameters
     ----------
     maze:
-        An :class:`~eller_stream.InfiniteMaze`.
+        An :class:`~eller_stream.InfiniteMaze` or a :class:`~eller_stream.Plane`.
     start, stop:
-        The rows, any ints with ``start < stop`` in ``[-2**63, 2**63]``.
+        The rows, any ints with ``start < stop`` in ``[-2**63, 2**63]`` (a
+        plane's: ``y0``, ``y1``, in ``[-2**62, 2**62]``).
+    x0, x1:
+        A plane's columns, as :meth:`Plane.region` takes them; nothing for
+        an ``InfiniteMaze``.
     bands_per_chunk:
         Bands a chunk (see :func:`band_chunks`); ``None``: about 8 MiB a
         chunk, one band a chunk when bands are that large.
+    chunks:
+        A plane's: the ``(rows, columns)`` of a chunk, multiples of
+        ``plane.chunk`` (an int: both); ``None``: about 8 MiB, square.
 
     Raises ``ModuleNotFoundError`` without the ``[dask]`` extra.
 
@@ -195,11 +188,41 @@ def to_dask(maze: InfiniteMaze, start: int, stop: int, *, bands_per_chunk: int |
     ((2, 8, 5), (8,))
     >>> bool((rows.compute(scheduler="threads") == maze.rows(-6, 9)).all())
     True
+    >>> plane = es.Plane(chunk=4, seed=1)
+    >>> cells = es.to_dask(plane, -6, 9, 2**62 - 10, 2**62, chunks=(8, 4))
+    >>> cells.chunks
+    ((2, 8, 5), (2, 4, 4))
+    >>> bool((cells.compute() == plane.region(-6, 9, 2**62 - 10, 2**62)).all())
+    True
     """
+    if isinstance(maze, Plane):
+        _only_plane_options(bands_per_chunk=bands_per_chunk)
+        return ps.to_dask(maze, start, stop, *_columns(x0, x1), chunks=chunks)
+    _only_band_options(x0=x0, x1=x1, chunks=chunks)
     maze, start, stop = _check_range(maze, start, stop)
     return _rows_array(
         maze, start, stop, -start % maze.band, maze.band * _bands_per_chunk(maze, bands_per_chunk)
     )
+
+
+def _columns(x0: int | None, x1: int | None) -> tuple[int, int]:
+    if x0 is None or x1 is None:
+        raise TypeError("a plane takes its columns too: (plane, y0, y1, x0, x1)")
+    return x0, x1
+
+
+def _only_plane_options(**given: object) -> None:
+    for name, value in given.items():
+        if value is not None:
+            raise TypeError(f"{name} is an InfiniteMaze's: a plane takes chunks=(rows, columns)")
+
+
+def _only_band_options(**given: object) -> None:
+    for name, value in given.items():
+        if value is not None:
+            raise TypeError(
+                f"{name} is a plane's: an InfiniteMaze takes (maze, start, stop, bands_per_chunk=)"
+            )
 
 
 def _attributes(maze: InfiniteMaze, start: int, stop: int) -> dict[str, Any]:
@@ -219,15 +242,7 @@ def _attributes(maze: InfiniteMaze, start: int, stop: int) -> dict[str, Any]:
     }
 
 
-def _local_path(path: str | os.PathLike[str]) -> str | None:
-    """The folder ``path`` names on this machine (a ``file://`` URL too), or
-    ``None`` for a URL of another file system."""
-    text = os.fspath(path)
-    if text.startswith("file://"):
-        return text[len("file://") :]
-    return None if "://" in text else text
-
-
+@overload
 def write_zarr(
     path: str | os.PathLike[str],
     maze: InfiniteMaze,
@@ -235,6 +250,34 @@ def write_zarr(
     stop: int,
     *,
     bands_per_chunk: int | None = None,
+    overwrite: bool = False,
+) -> None: ...
+
+
+@overload
+def write_zarr(
+    path: str | os.PathLike[str],
+    maze: Plane,
+    start: int,
+    stop: int,
+    x0: int,
+    x1: int,
+    *,
+    chunks: int | tuple[int, int] | None = None,
+    overwrite: bool = False,
+) -> None: ...
+
+
+def write_zarr(
+    path: str | os.PathLike[str],
+    maze: InfiniteMaze | Plane,
+    start: int,
+    stop: int,
+    x0: int | None = None,
+    x1: int | None = None,
+    *,
+    bands_per_chunk: int | None = None,
+    chunks: int | tuple[int, int] | None = None,
     overwrite: bool = False,
 ) -> None:
     """Write rows ``start`` to ``stop - 1`` of ``maze`` to a Zarr array at
@@ -252,17 +295,26 @@ def write_zarr(
     local ``path`` is written to a folder beside it and renamed into place
     when whole: a reader never sees half a store.
 
+    Of a :class:`~eller_stream.Plane`, the region ``[start, stop) x [x0,
+    x1)``, in Zarr chunks of ``chunks`` (as :func:`to_dask` takes it)
+    counted from ``(start, x0)``, with the attributes ``format``
+    (``eller_stream.Plane.region/1``), ``eller_stream_version``, ``chunk``,
+    ``seed``, ``params`` (``PlaneParams.as_dict()``), ``y0``, ``y1``, ``x0``
+    and ``x1`` (:func:`~eller_stream.read_zarr_plane` reads them back).
+
     Parameters
     ----------
     path:
         A folder (or an fsspec URL such as ``s3://bucket/maze.zarr``, written
         in place) that must not exist unless ``overwrite``.
     maze:
-        An :class:`~eller_stream.InfiniteMaze`.
+        An :class:`~eller_stream.InfiniteMaze` or a :class:`~eller_stream.Plane`.
     start, stop:
         The rows, any ints with ``start < stop``.
-    bands_per_chunk:
-        Bands a chunk, as for :func:`to_dask`.
+    x0, x1:
+        A plane's columns; nothing for an ``InfiniteMaze``.
+    bands_per_chunk, chunks:
+        Bands a chunk, or a plane's chunk shape, as for :func:`to_dask`.
     overwrite:
         Replace what is at ``path``.
 
@@ -274,58 +326,17 @@ def write_zarr(
     >>> bool((zarr.open_array(path, mode="r")[:] == maze.rows(0, 20)).all())
     True
     """
+    if isinstance(maze, Plane):
+        _only_plane_options(bands_per_chunk=bands_per_chunk)
+        ps.write_zarr(path, maze, (start, stop, *_columns(x0, x1)), chunks=chunks, overwrite=overwrite)
+        return
+    _only_band_options(x0=x0, x1=x1, chunks=chunks)
     maze, start, stop = _check_range(maze, start, stop)
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     rows = maze.band * _bands_per_chunk(maze, bands_per_chunk)
-    zarr = require("zarr")
     array = _rows_array(maze, start, stop, 0, rows)
-    attributes = _attributes(maze, start, stop)
-    shape, chunks = (stop - start, maze.width), (min(rows, stop - start), maze.width)
-
-    def write(target: str) -> None:
-        store = zarr.create_array(
-            store=target,
-            shape=shape,
-            chunks=chunks,
-            dtype="uint8",
-            attributes=attributes,
-            overwrite=overwrite,
-        )
-        array.store(store, lock=False)
-
-    local = _local_path(path)
-    if local is None:
-        write(os.fspath(path))
-        return
-    _write_local(os.path.abspath(local), write, overwrite)
-
-
-def _write_local(target: str, write: Any, overwrite: bool) -> None:
-    """``write`` a store into a folder beside ``target``, then rename it there."""
-    if os.path.lexists(target) and not overwrite:
-        raise FileExistsError(f"{target!r} exists (overwrite=True replaces it)")
-    folder, name = os.path.split(target)
-    temp = os.path.join(folder, f".{name}.eller-stream-{os.getpid()}-{uuid.uuid4().hex}.tmp")
-    old = temp[: -len(".tmp")] + ".old"
-    try:
-        write(temp)
-        if os.path.lexists(target):
-            os.rename(target, old)
-        os.rename(temp, target)
-    finally:
-        shutil.rmtree(temp, ignore_errors=True)
-        _remove(old)
-
-
-def _remove(path: str) -> None:
-    """Remove what ``write_zarr`` set aside at ``path``, whatever it is: a
-    store's folder, a file or a symlink (not followed), or nothing."""
-    if os.path.isdir(path) and not os.path.islink(path):
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
+    write_store(path, array, (min(rows, stop - start), maze.width), _attributes(maze, start, stop), overwrite)
 
 
 def read_zarr_maze(path: str | os.PathLike[str]) -> tuple[InfiniteMaze, int, int]:
@@ -346,15 +357,7 @@ def read_zarr_maze(path: str | os.PathLike[str]) -> tuple[InfiniteMaze, int, int
     >>> es.read_zarr_maze(path) == (maze, -3, 10)
     True
     """
-    zarr = require("zarr")
-    local = store_attributes(path)  # a folder's zarr.json, read as the package reads JSON
-    try:
-        array = zarr.open_array(os.fspath(path), mode="r")
-        attrs = dict(array.attrs) if local is None else local
-    except RecursionError:  # zarr's own reading of a store that is not a folder
-        raise ValueError(f"{os.fspath(path)!r}: its metadata nest too deeply") from None
-    if attrs.get("format") != FORMAT:
-        raise ValueError(f"{os.fspath(path)!r} is not a store of maze rows (no format {FORMAT!r})")
+    attrs, shape = open_store(path, FORMAT, "maze rows")
     try:
         schedule = None if attrs["schedule"] is None else Schedule.from_json_value(attrs["schedule"])
         maze = InfiniteMaze.from_params(
@@ -363,26 +366,6 @@ def read_zarr_maze(path: str | os.PathLike[str]) -> tuple[InfiniteMaze, int, int
         maze, start, stop = _check_range(maze, attrs["start"], attrs["stop"])
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"{os.fspath(path)!r}: its maze attributes are broken: {exc}") from None
-    if tuple(array.shape) != (stop - start, maze.width):
-        raise ValueError(f"{os.fspath(path)!r}: shape {tuple(array.shape)} is not that of its rows")
+    if shape != (stop - start, maze.width):
+        raise ValueError(f"{os.fspath(path)!r}: shape {shape} is not that of its rows")
     return maze, start, stop
-
-
-def store_attributes(path: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """The attributes in the ``zarr.json`` of the folder ``path``, or
-    ``None`` without one: read through ``eller_stream._json`` (deep nesting,
-    a key twice, huge integers are a ``ValueError``), at most
-    :data:`MAX_META_BYTES` (the largest schedule, indented, and the rest)."""
-    name = os.path.join(os.fspath(path), "zarr.json")
-    if not os.path.isfile(name):
-        return None
-    with open(name, "rb") as f:
-        text = f.read(MAX_META_BYTES + 1)
-    what = f"{os.fspath(path)!r}: its zarr.json"
-    if len(text) > MAX_META_BYTES:
-        raise ValueError(f"{what} is over {MAX_META_BYTES} bytes")
-    meta = loads(text, what)
-    attrs = meta.get("attributes", {}) if isinstance(meta, dict) else None
-    if not isinstance(attrs, dict):
-        raise ValueError(f"{what} has no attributes object")
-    return attrs

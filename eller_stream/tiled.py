@@ -68,7 +68,7 @@ from ._validate import ROW_LIMIT, check_int, check_xml_text
 from .analysis import _check_grid, suggest_endpoints
 from .render import tiles
 
-__all__ = ["CHUNK", "TILE", "write_tiled"]
+__all__ = ["CHUNK", "TILE", "check_span", "write_tiled"]
 
 TILE = 8  # pixels a side of a tile
 CHUNK = 16  # tiles a side of a chunk of an infinite map
@@ -203,20 +203,48 @@ class _Map:
         return props
 
 
-def _check_int32(m: _Map) -> None:
-    """An infinite map of a plane region must fit Tiled's tile coordinates,
-    32-bit ints (Tiled reads a larger chunk coordinate as 0): else a
-    ``ValueError`` naming ``first_row`` or ``first_column``."""
-    r0, c0, rows, cols = m.chunk_span()
-    for name, first, count, start in (
-        ("first_row", r0, rows, m.first_row),
-        ("first_column", c0, cols, m.first_column),
+def check_span(
+    first_row: int,
+    rows: int,
+    first_column: int,
+    columns: int,
+    *,
+    top: bool = False,
+    left: bool = False,
+    names: tuple[str, str] = ("first_row", "first_column"),
+) -> None:
+    """Whether an infinite map of ``rows x columns`` cells from ``(first_row,
+    first_column)`` fits Tiled's tile coordinates, 32-bit ints (its format
+    says "int"; Tiled reads a chunk coordinate past them as another
+    number): else a ``ValueError`` naming ``names[0]`` or ``names[1]``.
+
+    Parameters
+    ----------
+    first_row, rows, first_column, columns : int
+        The cells: rows ``first_row`` to ``first_row + rows - 1``, columns likewise.
+    top, left : bool
+        Whether the map has its top border row and left border column.
+    names : (str, str)
+        What the error calls the first row and the first column.
+
+    >>> check_span(2**30 - 8, 4, 0, 10)
+    >>> check_span(2**30, 4, 0, 10)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: first_row: the map's chunks of rows 1073741824 to 1073741827 span tiles [2147483648, ...
+    """
+    for name, first, count, edge in (
+        (names[0], first_row, rows, top),
+        (names[1], first_column, columns, left),
     ):
-        if first < TILED_LOW or first + count > TILED_HIGH:
+        start = (2 * first + (0 if edge else 1)) // CHUNK * CHUNK  # the first tile's chunk
+        stop = -(-(2 * (first + count) + 1) // CHUNK) * CHUNK  # past the last tile's (the far border)
+        if start < TILED_LOW or stop > TILED_HIGH:
+            what = "rows" if name == names[0] else "columns"
             raise ValueError(
-                f"{name}: from {name.split('_')[1]} {start} the map's chunks span tiles [{first}, "
-                f"{first + count}), past the 32-bit tile coordinates Tiled holds, [-2**31, 2**31): "
-                f"an infinite map holds cells in about [-2**30, 2**30) each way"
+                f"{name}: the map's chunks of {what} {first} to {first + count - 1} span tiles [{start}, "
+                f"{stop}), past Tiled's 32-bit tile coordinates, [-2**31, 2**31): an infinite map holds "
+                "cells in about [-2**30, 2**30) each way"
             )
 
 
@@ -401,8 +429,8 @@ def write_tiled(
         raise TypeError(f"description must be a str or None, got {type(description).__name__}")
     if description is not None:
         description = check_xml_text("description", description)
+    if infinite and plane:
+        check_span(first_row, grid.shape[0], column, grid.shape[1], top=bool(top), left=bool(left))
     m = _Map(grid, (first_row, column), (bool(top), bool(left)), bool(infinite), plane)
-    if m.infinite and plane:
-        _check_int32(m)
     write = _tmx if target.lower().endswith(".tmx") else _tmj
     write_bytes(target, write(m, found, description))

@@ -10,14 +10,19 @@ from collections.abc import Callable
 from typing import NamedTuple, TypeVar
 
 from .. import _validate as v
+from .._knobs import Knobs
 from .._params import BandParams
+from .._plane_params import PlaneParams
 from .._schedule import MAX_TEXT_BYTES, Schedule
 from ..banded import MAX_BAND, ROW_LIMIT
+from ..plane import LIMIT, MAX_CHUNK
 from ._common import UsageError
 
 # The banded maze's parameters that only it takes: each is an option --NAME,
 # declared from BandParams (horizontal and vertical are Eller's options too).
 BANDED_ONLY = tuple(name for name in BandParams.names() if name not in ("horizontal", "vertical"))
+# The plane's likewise, declared from PlaneParams: a knob of both is one option.
+PLANE_ONLY = tuple(name for name in PlaneParams.names() if name not in BandParams.names())
 
 T = TypeVar("T")
 
@@ -96,9 +101,9 @@ def _schedule(path: str) -> ScheduleFile:
         raise argparse.ArgumentTypeError(f"{path!r} is not a schedule: {exc}") from None
 
 
-def _knob(name: str) -> Callable[[str], float]:
-    """A number that BandParams's check of ``name`` takes."""
-    return checked(lambda value: float(BandParams.check(name, value)), float, "a number")
+def _knob(name: str, knobs: type[Knobs] = BandParams) -> Callable[[str], float]:
+    """A number that the check of knob ``name`` (of ``knobs``) takes."""
+    return checked(lambda value: float(knobs.check(name, value)), float, "a number")
 
 
 def _rate(value: float) -> float:
@@ -113,6 +118,8 @@ rows_type = option_int("rows", 1)
 rate_type = checked(_rate, float, "a number")
 band_type = option_int("band", 2, MAX_BAND)
 start_type = option_int("start", -ROW_LIMIT, ROW_LIMIT - 1)
+chunk_type = option_int("chunk", 1, MAX_CHUNK)
+left_type = option_int("left", -LIMIT, LIMIT - 1)
 
 
 def add_width(p: argparse.ArgumentParser, help: str, default: int | None = None) -> None:
@@ -136,7 +143,10 @@ def add_banded(p: argparse.ArgumentParser) -> None:
         help=f"the banded maze (InfiniteMaze) with K rows per band, 2 <= K <= {MAX_BAND}",
     )
     p.add_argument(
-        "--start", type=start_type, metavar="ROW", help="with --band: the first row, any integer (0)"
+        "--start",
+        type=start_type,
+        metavar="ROW",
+        help="with --band or --chunk: the first row, any integer (0)",
     )
     for name in BANDED_ONLY:
         p.add_argument(
@@ -151,11 +161,62 @@ def add_banded(p: argparse.ArgumentParser) -> None:
 
 
 def check_banded(args: argparse.Namespace) -> None:
-    """--start and the banded maze's own parameters need --band."""
+    """--start and the banded maze's own parameters need --band (--start
+    the plane's --chunk too, where the command takes it)."""
+    plane = getattr(args, "chunk", None) is not None
     if args.band is None:
         for name in ("start", *BANDED_ONLY, "schedule"):
-            if getattr(args, name) is not None:
+            if getattr(args, name) is not None and not (plane and name == "start"):
                 raise UsageError(f"--{name} needs --band")
+
+
+def add_plane(p: argparse.ArgumentParser) -> None:
+    """--chunk (the plane), --left and the plane's own knobs: a flag
+    ``--NAME/--no-NAME``, a number ``--NAME P``, as PlaneParams declares them."""
+    p.add_argument(
+        "--chunk",
+        type=chunk_type,
+        metavar="N",
+        help=f"the plane (es.Plane) with chunks of N x N cells, 1 <= N <= {MAX_CHUNK}: "
+        "--start, --rows, --left and --width choose the region",
+    )
+    p.add_argument("--left", type=left_type, metavar="COLUMN", help="with --chunk: the first column (0)")
+    for name in PLANE_ONLY:
+        what = f"with --chunk: {PlaneParams.help(name)}"
+        if PlaneParams.kind(name) is bool:
+            p.add_argument(f"--{name}", action=argparse.BooleanOptionalAction, default=None, help=what)
+        else:
+            p.add_argument(f"--{name}", type=_knob(name, PlaneParams), metavar="P", help=what)
+
+
+def check_plane(args: argparse.Namespace) -> None:
+    """--left and the plane's own knobs need --chunk; --chunk takes no --band."""
+    if args.chunk is None:
+        for name in ("left", *PLANE_ONLY):
+            if getattr(args, name) is not None:
+                raise UsageError(f"--{_flag(name, getattr(args, name))} needs --chunk")
+    elif args.band is not None:
+        raise UsageError("--chunk draws the plane, --band the banded maze: give one of them")
+
+
+def _flag(name: str, value: object) -> str:
+    """The option as typed: ``no-NAME`` for a flag given as false."""
+    return f"no-{name}" if value is False else name
+
+
+def plane_params(args: argparse.Namespace) -> PlaneParams:
+    """The PlaneParams of the options given (the others take their defaults)."""
+    given = {name: getattr(args, name) for name in PlaneParams.names() if getattr(args, name) is not None}
+    return PlaneParams(**given)
+
+
+def plane_options(params: PlaneParams) -> list[str]:
+    """The options that give the plane-only knobs of ``params``."""
+    out = []
+    for name in PLANE_ONLY:
+        value = getattr(params, name)
+        out.append(f"--{_flag(name, value)}" if PlaneParams.kind(name) is bool else f"--{name} {value!r}")
+    return out
 
 
 def band_params(args: argparse.Namespace) -> BandParams:

@@ -15,12 +15,15 @@ from .. import _validate as v
 from .._generators import RENDER_KINDS, generator
 from .._growing_tree import parse_strategy
 from .._params import BandParams
+from .._plane_params import PlaneParams
 from .._schedule import Schedule
 from .._stream_base import closed_rows
+from ..analysis import suggest_endpoints
 from ..banded import ROW_LIMIT, InfiniteMaze
 from ..image import write_image, write_png
+from ..plane import LIMIT, MAX_MADE, Plane
 from ..stream import EllerStream
-from ..tiled import write_tiled
+from ..tiled import check_span, write_tiled
 from . import _options as opt
 from . import _zarr
 from ._common import PICTURE_EXIT_STATUSES, PROG, Parser, RowLimitError, UsageError, isatty, say
@@ -35,6 +38,8 @@ examples:
   eller-stream render -o gt.png --algorithm growing-tree --strategy newest:90,random:10 --width 80 --rows 60
   eller-stream render -o level.tmj --band 16 --start 1000000 --rows 48   a Tiled map (.tmj JSON, .tmx XML)
   eller-stream render -o big.zarr --band 32 --rows 100000 --width 1000   the rows, through Dask ([dask] extra)
+  eller-stream render -o plane.png --chunk 16 --start -500 --rows 200 --left 2000 --width 300
+  eller-stream render -o plane.tmj --chunk 16 --no-perfect --start -64 --left -64 --rows 128 --width 128
 
 Eller mazes are streamed into the PNG row by row unless --endpoints or
 --solution is given (both need the finished maze); the other algorithms build
@@ -47,7 +52,15 @@ draw, are refused before anything is drawn.  A Tiled map (.tmj or .tmx) has
 a tile layer of walls and floors and, with --endpoints, the start and end
 as objects; with --band its rows keep their numbers from --start (the map
 property first_row); --cell and --wall do not apply to it, --solution is
-refused.
+refused.  --chunk draws the region of the plane (es.Plane) whose first row
+is --start and first column --left, --rows by --width cells, its knobs
+--perfect/--no-perfect, --horizontal, --vertical; a picture closes its
+border, a Tiled map of it is infinite, its tiles at their absolute rows and
+columns (cells in about [-2**30, 2**30) each way: Tiled's 32-bit tile
+coordinates), open at the top and left where the plane goes on, so that the
+maps of regions side by side join.  The plane's rows and columns are in
+[-2**62, 2**62); --endpoints needs a region whose top and bottom rows
+connect inside it (a block of level 1 always does, with --perfect).
 
 """
     + PICTURE_EXIT_STATUSES
@@ -55,6 +68,7 @@ refused.
 
 MAX_PIXELS_SIDE = 2**31 - 1  # PNG's limit on either side
 MAX_RENDER_BYTES = 1 << 30  # memory a render may plan to use
+STRIP_CELLS = 1 << 22  # cells of the plane a streamed picture makes at a time
 
 
 def parser() -> Parser:
@@ -73,6 +87,7 @@ def parser() -> Parser:
     p.add_argument("--endpoints", action="store_true", help="open the suggested start and end in the wall")
     p.add_argument("--solution", action="store_true", help="draw the path between them (implies --endpoints)")
     opt.add_banded(p)
+    opt.add_plane(p)
     return p
 
 
@@ -99,6 +114,14 @@ class RenderPlan:
     params: BandParams  # the banded maze's (with --band)
     schedule: Schedule | None
     schedule_path: str | None
+    chunk: int | None  # the plane's (with --chunk), its first column and knobs
+    left: int
+    plane_params: PlaneParams
+
+    @property
+    def plane(self) -> Plane | None:
+        """The plane drawn (with --chunk)."""
+        return None if self.chunk is None else Plane.from_params(self.chunk, self.seed, self.plane_params)
 
     @property
     def streamed(self) -> bool:
@@ -106,12 +129,22 @@ class RenderPlan:
         marks = self.endpoints or self.solution
         return self.algorithm == "eller" and not self.svg and not self.tiled and not marks
 
+    @property
+    def strip(self) -> int:
+        """Rows of the plane made at a time for a streamed picture: whole
+        chunk rows, about ``STRIP_CELLS`` cells."""
+        c = self.chunk or 1
+        return min(self.rows, c * max(1, STRIP_CELLS // (c * self.width)))
+
     def description(self) -> str:
         """The command's parameters, stored in the picture: they draw it again."""
         params = [f"--algorithm {self.algorithm}", f"--width {self.width}", f"--rows {self.rows}"]
         params.append(f"--seed {self.seed}")
         if self.algorithm == "eller":
             params += [f"--horizontal {self.horizontal!r}", f"--vertical {self.vertical!r}"]
+        if self.chunk is not None:
+            params += [f"--chunk {self.chunk}", f"--start {self.start}", f"--left {self.left}"]
+            params += opt.plane_options(self.plane_params)
         if self.band is not None:
             params += [f"--band {self.band}", f"--start {self.start}", *opt.band_options(self.params)]
             if self.schedule_path is not None:
@@ -155,8 +188,11 @@ def _check_algorithm(args: argparse.Namespace) -> None:
     if args.algorithm != "eller" and args.width * args.rows >= 2**31:
         raise UsageError("--width * --rows must be below 2**31 for this algorithm")
     opt.check_banded(args)
-    if args.band is not None and args.algorithm != "eller":
-        raise UsageError("--band draws the banded maze: it takes no --algorithm but eller")
+    opt.check_plane(args)
+    for option, given in (("--band", args.band), ("--chunk", args.chunk)):
+        if given is not None and args.algorithm != "eller":
+            what = "the banded maze" if option == "--band" else "the plane"
+            raise UsageError(f"{option} draws {what}: it takes no --algorithm but eller")
 
 
 def render_bytes(p: RenderPlan) -> int:
@@ -167,6 +203,8 @@ def render_bytes(p: RenderPlan) -> int:
     total = 8 * p.width * p.cell + 4 * px_w
     if not p.streamed:
         total += p.width * p.rows * (64 if p.svg else 240 if p.tiled else 2)
+    elif p.chunk is not None:
+        total += p.strip * p.width  # a strip of the plane's rows
     return total
 
 
@@ -178,6 +216,35 @@ def _check_rows(p: RenderPlan) -> None:
             f"the banded maze has no rows past 2**63 - 1 ({ROW_LIMIT - 1}): from --start {p.start} "
             f"a picture has at most {ROW_LIMIT - p.start + 1} rows (the closing row included)"
         )
+
+
+def _check_region(p: RenderPlan) -> None:
+    """The plane's region lies in [-2**62, 2**62) both ways, its calls make
+    at most MAX_MADE cells, and a Tiled map of it fits Tiled's coordinates."""
+    plane = p.plane
+    if plane is None:
+        return
+    for option, first, count, size in (
+        ("--start", p.start, p.rows, "--rows"),
+        ("--left", p.left, p.width, "--width"),
+    ):
+        if first < -LIMIT or first + count > LIMIT:
+            raise UsageError(
+                f"{option} {first} and {size} {count}: the plane's rows and columns are in "
+                f"[-2**62, 2**62), [{-LIMIT}, {LIMIT})"
+            )
+    rows = p.strip if p.streamed else p.rows
+    made = plane.cells_made(p.start, p.start + rows, p.left, p.left + p.width)
+    if made > MAX_MADE:
+        raise UsageError(
+            f"the region makes {made} cells of the plane at a time (its chunks whole), more than "
+            f"{MAX_MADE}: use a smaller --width or --rows"
+        )
+    if p.tiled:
+        try:
+            check_span(p.start, p.rows, p.left, p.width, names=("--start", "--left"))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
 
 
 def _check_size(p: RenderPlan) -> None:
@@ -221,9 +288,13 @@ def plan(args: argparse.Namespace) -> RenderPlan:
         params=opt.band_params(args),
         schedule=opt.schedule_of(args),
         schedule_path=None if args.schedule is None else args.schedule.path,
+        chunk=args.chunk,
+        left=0 if args.left is None else args.left,
+        plane_params=opt.plane_params(args),
     )
     _check_rows(p)
     _check_size(p)
+    _check_region(p)
     return p
 
 
@@ -252,7 +323,13 @@ def _stream(p: RenderPlan) -> Stream:
 
 
 def _rows(p: RenderPlan) -> Iterator[np.ndarray]:
-    """The maze's rows, the last one the closing row."""
+    """The maze's rows, the last one the closing row (the plane's: its
+    region, a strip of rows at a time)."""
+    plane = p.plane
+    if plane is not None:
+        for y in range(p.start, p.start + p.rows, p.strip):
+            yield from plane.region(y, min(y + p.strip, p.start + p.rows), p.left, p.left + p.width)
+        return
     stream = _stream(p)
     for _ in range(p.rows - 1):
         yield next(stream)
@@ -260,6 +337,9 @@ def _rows(p: RenderPlan) -> Iterator[np.ndarray]:
 
 
 def _grid(p: RenderPlan) -> np.ndarray:
+    plane = p.plane
+    if plane is not None:
+        return plane.region(p.start, p.start + p.rows, p.left, p.left + p.width)
     if p.band is not None:
         return closed_rows(_stream(p), p.rows)
     name = {
@@ -271,6 +351,21 @@ def _grid(p: RenderPlan) -> np.ndarray:
 
 def draw(p: RenderPlan) -> None:
     progress = Progress() if isatty(sys.stderr) else None
+    if p.tiled and p.chunk is not None:  # infinite, open where the plane goes on
+        grid = _grid(p)
+        _check_connected(p, grid)
+        write_tiled(
+            p.output,
+            grid,
+            endpoints=p.endpoints,
+            top=False,
+            left=False,
+            infinite=True,
+            first_row=p.start,
+            first_column=p.left,
+            description=p.description(),
+        )
+        return
     if p.tiled:
         first = p.start if p.band is not None else 0
         write_tiled(p.output, _grid(p), endpoints=p.endpoints, first_row=first, description=p.description())
@@ -287,15 +382,32 @@ def draw(p: RenderPlan) -> None:
             description=p.description(),
         )
         return
+    grid = _grid(p)
+    _check_connected(p, grid)
     write_image(
         p.output,
-        _grid(p),
+        grid,
         cell=p.cell,
         wall=p.wall,
         endpoints=p.endpoints,
         solution=p.solution,
         description=p.description(),
     )
+
+
+def _check_connected(p: RenderPlan, grid: np.ndarray) -> None:
+    """The endpoints of a plane region need its top and bottom rows joined
+    inside it (a region of the plane may be cut in parts)."""
+    if p.chunk is None or not (p.endpoints or p.solution):
+        return
+    try:
+        suggest_endpoints(grid)
+    except ValueError:
+        flag = "--solution" if p.solution else "--endpoints"
+        raise UsageError(
+            f"{flag}: this region of the plane does not join its top row to its bottom row inside "
+            "it; a block of level 1 of a --perfect plane always does (es.Plane.block)"
+        ) from None
 
 
 def main(argv: Sequence[str]) -> int:

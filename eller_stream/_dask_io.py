@@ -1,0 +1,208 @@
+"""What the Dask and Zarr paths of the banded maze and of the plane share
+(:mod:`eller_stream.scale`): importing the ``[dask]`` extra with a hint when
+it is missing, making a chunk on one core, writing a local store whole or
+not at all, and reading a store's attributes as the package reads JSON.
+
+>>> from eller_stream._dask_io import local_path
+>>> local_path("file:///data/maze.zarr"), local_path("s3://bucket/maze.zarr")
+('/data/maze.zarr', None)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from ._backend import backend
+from ._json import loads
+from ._schedule import MAX_TEXT_BYTES
+from ._validate import MAX_CHUNKS
+
+__all__ = [
+    "HINT",
+    "MAX_META_BYTES",
+    "Cuts",
+    "local_path",
+    "one_core",
+    "open_store",
+    "remove",
+    "require",
+    "store_attributes",
+    "write_local",
+    "write_store",
+]
+
+MAX_META_BYTES = MAX_TEXT_BYTES + (64 << 10)  # a zarr.json that write_zarr writes, at most
+# the packages of the [dask] extra by name: the package itself is not on PyPI (yet)
+HINT = "pip install 'dask[array]' distributed zarr (the [dask] extra: pip install '.[dask]' in a clone)"
+
+
+def require(module: str) -> Any:
+    """Import ``module`` of the ``[dask]`` extra, or a ``ModuleNotFoundError``
+    that says how to install it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        raise ModuleNotFoundError(
+            f"{module} is not installed (it is part of the [dask] extra): {HINT}", name=exc.name
+        ) from exc
+
+
+@contextlib.contextmanager
+def one_core() -> Iterator[None]:
+    """numba's threads for this thread set to one while a chunk is made
+    (``numba.set_num_threads`` is per thread)."""
+    from ._numba import load
+
+    load()
+    if backend() == "lean":  # one core already
+        yield
+        return
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+class Cuts:
+    """Where a range ``start .. stop - 1`` (of rows or columns) is cut into
+    chunks: ``head`` first (if any, at most the whole range: what reaches
+    the next band or chunk of the maze), then ``step`` at a time, the last
+    what is left. A few numbers, not a list of bounds, so that each Dask
+    task carries a few hundred bytes.
+
+    >>> cuts = Cuts(-6, 9, 2, 8)
+    >>> cuts.sizes("rows", "a larger bands_per_chunk"), cuts.bounds(1)
+    ((2, 8, 5), (-4, 4))
+    """
+
+    def __init__(self, start: int, stop: int, head: int, step: int) -> None:
+        self.start, self.stop, self.step = start, stop, step
+        self.head = min(head, stop - start)
+
+    def sizes(self, what: str, remedy: str) -> tuple[int, ...]:
+        """The chunks' sizes; over ``MAX_CHUNKS`` of them is a ``ValueError``
+        that says what to give (``remedy``)."""
+        n = self.stop - self.start - self.head
+        if (n + self.step - 1) // self.step + 1 > MAX_CHUNKS:
+            raise ValueError(f"{self.stop - self.start} {what} make over {MAX_CHUNKS} chunks: give {remedy}")
+        whole, rest = divmod(n, self.step)
+        return (self.head,) * (self.head > 0) + (self.step,) * whole + (rest,) * (rest > 0)
+
+    def offset(self, i: int) -> int:
+        return (i > 0) * self.head + max(0, i - (self.head > 0)) * self.step
+
+    def bounds(self, i: int) -> tuple[int, int]:
+        """The first and the last but one of chunk ``i``."""
+        return self.start + self.offset(i), min(self.stop, self.start + self.offset(i + 1))
+
+
+def local_path(path: str | os.PathLike[str]) -> str | None:
+    """The folder ``path`` names on this machine (a ``file://`` URL too), or
+    ``None`` for a URL of another file system."""
+    text = os.fspath(path)
+    if text.startswith("file://"):
+        return text[len("file://") :]
+    return None if "://" in text else text
+
+
+def write_local(target: str, write: Any, overwrite: bool) -> None:
+    """``write`` a store into a folder beside ``target``, then rename it there."""
+    if os.path.lexists(target) and not overwrite:
+        raise FileExistsError(f"{target!r} exists (overwrite=True replaces it)")
+    folder, name = os.path.split(target)
+    temp = os.path.join(folder, f".{name}.eller-stream-{os.getpid()}-{uuid.uuid4().hex}.tmp")
+    old = temp[: -len(".tmp")] + ".old"
+    try:
+        write(temp)
+        if os.path.lexists(target):
+            os.rename(target, old)
+        os.rename(temp, target)
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+        remove(old)
+
+
+def remove(path: str) -> None:
+    """Remove what ``write_zarr`` set aside at ``path``, whatever it is: a
+    store's folder, a file or a symlink (not followed), or nothing."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+
+def write_store(
+    path: str | os.PathLike[str],
+    array: Any,
+    chunks: tuple[int, int],
+    attributes: dict[str, Any],
+    overwrite: bool,
+) -> None:
+    """Store the Dask ``array`` (uint8) in a Zarr array of ``chunks`` at
+    ``path`` with ``attributes``, through the scheduler in use; a local
+    ``path`` is written beside it and renamed into place when whole."""
+    zarr = require("zarr")
+
+    def write(target: str) -> None:
+        store = zarr.create_array(
+            store=target,
+            shape=array.shape,
+            chunks=chunks,
+            dtype="uint8",
+            attributes=attributes,
+            overwrite=overwrite,
+        )
+        array.store(store, lock=False)
+
+    local = local_path(path)
+    if local is None:
+        write(os.fspath(path))
+        return
+    write_local(os.path.abspath(local), write, overwrite)
+
+
+def open_store(path: str | os.PathLike[str], fmt: str, what: str) -> tuple[dict[str, Any], tuple[int, ...]]:
+    """The attributes and shape of the Zarr array at ``path``, which must
+    be of format ``fmt`` (else a ``ValueError``: not a store of ``what``)."""
+    zarr = require("zarr")
+    local = store_attributes(path)  # a folder's zarr.json, read as the package reads JSON
+    try:
+        array = zarr.open_array(os.fspath(path), mode="r")
+        attrs = dict(array.attrs) if local is None else local
+    except RecursionError:  # zarr's own reading of a store that is not a folder
+        raise ValueError(f"{os.fspath(path)!r}: its metadata nest too deeply") from None
+    if attrs.get("format") != fmt:
+        raise ValueError(f"{os.fspath(path)!r} is not a store of {what} (no format {fmt!r})")
+    return attrs, tuple(array.shape)
+
+
+def store_attributes(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The attributes in the ``zarr.json`` of the folder ``path``, or
+    ``None`` without one: read through ``eller_stream._json`` (deep nesting,
+    a key twice, huge integers are a ``ValueError``), at most
+    :data:`MAX_META_BYTES` (the largest schedule, indented, and the rest)."""
+    name = os.path.join(os.fspath(path), "zarr.json")
+    if not os.path.isfile(name):
+        return None
+    with open(name, "rb") as f:
+        text = f.read(MAX_META_BYTES + 1)
+    what = f"{os.fspath(path)!r}: its zarr.json"
+    if len(text) > MAX_META_BYTES:
+        raise ValueError(f"{what} is over {MAX_META_BYTES} bytes")
+    meta = loads(text, what)
+    attrs = meta.get("attributes", {}) if isinstance(meta, dict) else None
+    if not isinstance(attrs, dict):
+        raise ValueError(f"{what} has no attributes object")
+    return attrs
