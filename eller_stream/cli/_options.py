@@ -199,6 +199,23 @@ def check_plane(args: argparse.Namespace) -> None:
         raise UsageError("--chunk draws the plane, --band the banded maze: give one of them")
 
 
+def plane_region(args: argparse.Namespace) -> tuple[int, int, int, int]:
+    """The region ``y0, y1, x0, x1`` that --start, --rows, --left and
+    --width give, checked to lie in the plane's ``[-2**62, 2**62)``."""
+    start = 0 if args.start is None else args.start
+    left = 0 if args.left is None else args.left
+    for option, first, count, size in (
+        ("--start", start, args.rows, "--rows"),
+        ("--left", left, args.width, "--width"),
+    ):
+        if first < -LIMIT or first + count > LIMIT:
+            raise UsageError(
+                f"{option} {first} and {size} {count}: the plane's rows and columns are in "
+                f"[-2**62, 2**62), [{-LIMIT}, {LIMIT})"
+            )
+    return start, start + args.rows, left, left + args.width
+
+
 def _flag(name: str, value: object) -> str:
     """The option as typed: ``no-NAME`` for a flag given as false."""
     return f"no-{name}" if value is False else name

@@ -1,6 +1,7 @@
 """``eller-stream render -o PATH.zarr``: the banded maze's rows in a Zarr
 store, written through Dask (the ``[dask]`` extra), chunks of whole bands,
-every core; the store's attributes name the maze (``es.read_zarr_maze``)."""
+every core; the store's attributes name the maze (``es.read_zarr_maze``).
+With ``--chunk``, a region of the plane in 2-D chunks (``es.read_zarr_plane``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import sys
 from .. import _validate as v
 from .. import scale
 from ..banded import ROW_LIMIT, InfiniteMaze
+from ..plane import Plane
 from . import _options as opt
 from ._common import RowLimitError, UsageError, isatty, say
 
@@ -29,13 +31,15 @@ def _is_maze_store(path: str) -> bool:
         attrs = scale.store_attributes(path)
     except (OSError, ValueError):
         return False
-    return attrs is not None and attrs.get("format") == scale.FORMAT
+    return attrs is not None and attrs.get("format") in (scale.FORMAT, scale.PLANE_FORMAT)
 
 
-def _check(args: argparse.Namespace) -> tuple[str, InfiniteMaze, int, int]:
+def _check(args: argparse.Namespace) -> tuple[str, InfiniteMaze | Plane, int, int]:
     path = os.path.abspath(str(args.output).rstrip("/\\"))
-    if args.band is None:
-        raise UsageError("--output .zarr writes the banded maze's rows: it needs --band")
+    if args.band is None and args.chunk is None:
+        raise UsageError(
+            "--output .zarr writes the banded maze's rows or a plane's region: it needs --band or --chunk"
+        )
     for flag, on in (("--endpoints", args.endpoints), ("--solution", args.solution)):
         if on:
             raise UsageError(f"{flag} draws on a picture: a .zarr output holds the rows only")
@@ -44,17 +48,20 @@ def _check(args: argparse.Namespace) -> tuple[str, InfiniteMaze, int, int]:
     folder = os.path.dirname(path)
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise UsageError(f"--output: cannot write a store at {args.output!r}")
-    start = 0 if args.start is None else args.start
-    if start + args.rows > ROW_LIMIT:
-        raise RowLimitError(
-            f"the banded maze has no rows past 2**63 - 1 ({ROW_LIMIT - 1}): from --start {start} "
-            f"a store has at most {ROW_LIMIT - start} rows"
-        )
     for module in ("dask.array", "zarr"):
         try:
             scale.require(module)
         except ModuleNotFoundError as exc:
             raise UsageError(str(exc)) from None
+    start = 0 if args.start is None else args.start
+    if args.chunk is not None:
+        y0, y1, _, _ = opt.plane_region(args)
+        return path, Plane.from_params(args.chunk, v.check_seed(args.seed), opt.plane_params(args)), y0, y1
+    if start + args.rows > ROW_LIMIT:
+        raise RowLimitError(
+            f"the banded maze has no rows past 2**63 - 1 ({ROW_LIMIT - 1}): from --start {start} "
+            f"a store has at most {ROW_LIMIT - start} rows"
+        )
     maze = InfiniteMaze.from_params(
         args.width, args.band, v.check_seed(args.seed), opt.band_params(args), opt.schedule_of(args)
     )
@@ -63,7 +70,8 @@ def _check(args: argparse.Namespace) -> tuple[str, InfiniteMaze, int, int]:
 
 def write(args: argparse.Namespace) -> int:
     """Write the store (the rows ``--start`` to ``--start + --rows - 1``, no
-    closing row): every option checked first."""
+    closing row; of the plane, the columns ``--left`` on too): every option
+    checked first."""
     path, maze, start, stop = _check(args)
     if args.seed is None and isatty(sys.stderr):
         say(f"seed {maze.seed}")
@@ -71,5 +79,9 @@ def write(args: argparse.Namespace) -> int:
     if isatty(sys.stderr):
         progress = scale.require("dask.diagnostics").ProgressBar(out=sys.stderr)
     with progress:
-        scale.write_zarr(path, maze, start, stop, overwrite=True)
+        if isinstance(maze, Plane):
+            _, _, x0, x1 = opt.plane_region(args)
+            scale.write_zarr(path, maze, start, stop, x0, x1, overwrite=True)
+        else:
+            scale.write_zarr(path, maze, start, stop, overwrite=True)
     return 0

@@ -21,7 +21,7 @@ from .._stream_base import closed_rows
 from ..analysis import suggest_endpoints
 from ..banded import ROW_LIMIT, InfiniteMaze
 from ..image import write_image, write_png
-from ..plane import LIMIT, MAX_MADE, Plane
+from ..plane import MAX_MADE, Plane
 from ..stream import EllerStream
 from ..tiled import check_span, write_tiled
 from . import _options as opt
@@ -219,20 +219,11 @@ def _check_rows(p: RenderPlan) -> None:
 
 
 def _check_region(p: RenderPlan) -> None:
-    """The plane's region lies in [-2**62, 2**62) both ways, its calls make
-    at most MAX_MADE cells, and a Tiled map of it fits Tiled's coordinates."""
+    """The plane's region makes at most MAX_MADE cells a call, and a Tiled
+    map of it fits Tiled's coordinates."""
     plane = p.plane
     if plane is None:
         return
-    for option, first, count, size in (
-        ("--start", p.start, p.rows, "--rows"),
-        ("--left", p.left, p.width, "--width"),
-    ):
-        if first < -LIMIT or first + count > LIMIT:
-            raise UsageError(
-                f"{option} {first} and {size} {count}: the plane's rows and columns are in "
-                f"[-2**62, 2**62), [{-LIMIT}, {LIMIT})"
-            )
     rows = p.strip if p.streamed else p.rows
     made = plane.cells_made(p.start, p.start + rows, p.left, p.left + p.width)
     if made > MAX_MADE:
@@ -292,6 +283,8 @@ def plan(args: argparse.Namespace) -> RenderPlan:
         left=0 if args.left is None else args.left,
         plane_params=opt.plane_params(args),
     )
+    if p.chunk is not None:
+        opt.plane_region(args)  # in the plane's [-2**62, 2**62) both ways
     _check_rows(p)
     _check_size(p)
     _check_region(p)
