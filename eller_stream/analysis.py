@@ -1,7 +1,10 @@
 """Reading mazes: validation, the solver, suggested endpoints and metrics.
 
 Everything here works on any grid in the row format (from any generator),
-in O(cells) time with numba kernels and no recursion.
+in O(cells) time with numba kernels and no recursion.  Passages out of the
+grid (``EAST`` in the last column, ``SOUTH`` in the last row, as rows of an
+endless maze and a region of a :class:`~eller_stream.Plane` have) are not
+followed or counted: a region is read as the maze inside it.
 
 >>> import eller_stream as es
 >>> grid = es.eller(6, 5, seed=3)
@@ -135,7 +138,8 @@ def solve(grid: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.
     reaches ``end``, is the path (kept as one byte per cell of "way back"
     directions).  In a perfect maze that path is the only one.  Raises
     ``ValueError`` when the grid does not connect ``start`` and ``end``
-    (the one behaviour for any grid, connected or not).
+    (the one behaviour for any grid, connected or not); passages out of the
+    grid are not followed (of a plane region: the path inside it).
 
     Parameters
     ----------
@@ -390,7 +394,9 @@ def metrics(grid: np.ndarray) -> Metrics:
       horizontal and vertical runs;
     - ``horizontal_vertical_ratio``: EAST passages per SOUTH passage;
     - ``solution_length`` (cells) between the suggested endpoints and
-      ``solution_ratio``, that length over ``width + height``;
+      ``solution_ratio``, that length over ``width + height``; both 0 when
+      no bottom-row cell can be reached from the top-left cell (a region of
+      a :class:`~eller_stream.Plane` may be cut in parts inside it);
     - counts: ``cells``, ``dead_ends``, ``junctions``, ``crossroads``,
       ``passages``;
     - ``loops``: independent loops, ``passages - cells + components`` (0 in
@@ -406,6 +412,9 @@ def metrics(grid: np.ndarray) -> Metrics:
     >>> m = es.metrics(es.backtracker(30, 30, seed=1))
     >>> 0 < m.dead_end_fraction < 0.2 and m["passages"] == 899
     True
+    >>> m = es.metrics(es.Plane(chunk=4, seed=1).region(12, 16, -16, -4))  # in parts inside
+    >>> m.cells, m.passages, m.loops, m.solution_length
+    (48, 36, 0, 0)
     """
     grid = _check_grid(grid)
     h, w = grid.shape
@@ -413,7 +422,7 @@ def metrics(grid: np.ndarray) -> Metrics:
     t = _texture_counts(by_mask)
     cells = h * w
     passages = t.east + t.south
-    _, _, solution = _endpoints(grid, masks)
+    solution = _solution_length(grid, masks)
     return Metrics(
         cells=cells,
         passages=passages,
@@ -431,6 +440,14 @@ def metrics(grid: np.ndarray) -> Metrics:
         solution_ratio=solution / (w + h),
         loops=int(call(lk.count_loops, grid, np.empty(grid.size, np.int32))),
     )
+
+
+def _solution_length(grid: np.ndarray, masks: np.ndarray) -> int:
+    """The cells between the suggested endpoints, 0 when there are none."""
+    try:
+        return _endpoints(grid, masks)[2]
+    except ValueError:  # no bottom-row cell reached from (0, 0)
+        return 0
 
 
 def detour(grid: np.ndarray) -> np.ndarray:
