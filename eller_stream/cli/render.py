@@ -224,8 +224,8 @@ def _check_region(p: RenderPlan) -> None:
     plane = p.plane
     if plane is None:
         return
-    rows = p.strip if p.streamed else p.rows
-    made = plane.cells_made(p.start, p.start + rows, p.left, p.left + p.width)
+    first, rows = (0, p.strip) if p.streamed else (p.start, p.rows)  # a strip: its most, on chunk rows
+    made = plane.cells_made(first, first + rows, p.left, p.left + p.width)
     if made > MAX_MADE:
         raise UsageError(
             f"the region makes {made} cells of the plane at a time (its chunks whole), more than "
@@ -320,8 +320,11 @@ def _rows(p: RenderPlan) -> Iterator[np.ndarray]:
     region, a strip of rows at a time)."""
     plane = p.plane
     if plane is not None:
-        for y in range(p.start, p.start + p.rows, p.strip):
-            yield from plane.region(y, min(y + p.strip, p.start + p.rows), p.left, p.left + p.width)
+        y, stop = p.start, p.start + p.rows
+        while y < stop:
+            end = min(stop, y + p.strip - y % plane.chunk)  # strips end on the plane's chunk rows
+            yield from plane.region(y, end, p.left, p.left + p.width)
+            y = end
         return
     stream = _stream(p)
     for _ in range(p.rows - 1):
