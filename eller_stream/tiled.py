@@ -341,6 +341,18 @@ def _tmx(m: _Map, objects: list[tuple[str, int, int, list[Property]]], descripti
     return text + b"\n"
 
 
+def _endpoints(
+    grid: np.ndarray, first_row: int, first_column: int
+) -> list[tuple[str, int, int, list[Property]]]:
+    """The objects ``start`` and ``end`` at :func:`es.suggest_endpoints`, absolute."""
+    start, end = suggest_endpoints(grid)
+    found = []
+    for name, (y, x) in (("start", start), ("end", end)):
+        at: list[Property] = [("row", "int", first_row + y), ("column", "int", first_column + x)]
+        found.append((name, first_row + y, first_column + x, at))
+    return found
+
+
 def write_tiled(
     path: str | os.PathLike[str],
     grid: np.ndarray,
@@ -374,21 +386,16 @@ def write_tiled(
         Give the top border row (``es.tiles(grid, top=top)``); ``False`` for
         rows that go on above, such as a window's or a plane region's.
     left : bool
-        Give the left border column; ``False`` for a plane region, which
-        goes on to the left (then maps of regions side by side join without
-        a seam: the right column and bottom row of tiles show the region's
-        passages out, as :func:`es.tiles <eller_stream.render.tiles>` does).
+        Give the left border column; ``False`` for a plane region, which goes
+        on to the left (maps of regions side by side then join: the module).
     infinite : bool
         Write Tiled's chunked infinite map, tiles at their absolute rows.
     first_row : int
         The maze row of the grid's first row (``win.top`` for a window).
     first_column : int, optional
-        The plane column of the grid's first column (``x0`` of
-        ``plane.region(y0, y1, x0, x1)``): objects' columns are then
-        absolute too, the map properties ``first_column`` and ``left`` say
-        so, and an infinite map whose chunks would lie past Tiled's 32-bit
-        tile coordinates (cells in about ``[-2**30, 2**30)`` each way) is
-        refused. ``None``: columns from 0, unchecked (a banded maze's).
+        A plane region's first column (its ``x0``): objects' columns are
+        absolute too, stored as ``first_column`` (with ``left``); an infinite
+        map past Tiled's 32-bit tiles is refused (:func:`check_span`).
     description : str, optional
         Text stored as the map property ``description`` (of characters XML
         holds, as object names and properties).
@@ -406,29 +413,21 @@ def write_tiled(
     >>> es.write_tiled(path, win.rows, top=False, first_row=win.top, endpoints=True)
     >>> open(path, "rb").read(38)
     b"<?xml version='1.0' encoding='UTF-8'?>"
-    >>> plane = es.Plane(chunk=8, seed=1)
-    >>> es.write_tiled(path, plane.region(-20, 20, 2**29, 2**29 + 40), infinite=True, top=False,
-    ...                left=False, first_row=-20, first_column=2**29)
+    >>> region = es.Plane(chunk=8, seed=1).region(-20, 20, 2**29, 2**29 + 40)
+    >>> es.write_tiled(path, region, infinite=True, top=False, left=False, first_row=-20, first_column=2**29)
     """
     target = _check_path(path)
     grid = _check_grid(grid)
     first_row = check_int("first_row", first_row, -ROW_LIMIT, ROW_LIMIT - grid.shape[0])
     plane = first_column is not None or not left
-    column = (
-        0
-        if first_column is None
-        else check_int("first_column", first_column, -ROW_LIMIT, ROW_LIMIT - grid.shape[1])
-    )
+    high = ROW_LIMIT - grid.shape[1]
+    column = 0 if first_column is None else check_int("first_column", first_column, -ROW_LIMIT, high)
     found = _objects(objects, first_row, column, grid.shape)
     if endpoints:
-        start, end = suggest_endpoints(grid)
-        for name, (y, x) in (("start", start), ("end", end)):
-            at = [("row", "int", first_row + y), ("column", "int", column + x)]
-            found.append((name, first_row + y, column + x, at))
+        found += _endpoints(grid, first_row, column)
     if description is not None and not isinstance(description, str):
         raise TypeError(f"description must be a str or None, got {type(description).__name__}")
-    if description is not None:
-        description = check_xml_text("description", description)
+    description = None if description is None else check_xml_text("description", description)
     if infinite and plane:
         check_span(first_row, grid.shape[0], column, grid.shape[1], top=bool(top), left=bool(left))
     m = _Map(grid, (first_row, column), (bool(top), bool(left)), bool(infinite), plane)
