@@ -72,7 +72,7 @@ __all__ = ["CHUNK", "TILE", "check_span", "write_tiled"]
 
 TILE = 8  # pixels a side of a tile
 CHUNK = 16  # tiles a side of a chunk of an infinite map
-TILED_LOW, TILED_HIGH = -(2**31), 2**31  # Tiled's tile coordinates are C++ ints (the format: "int")
+TILED_LOW, TILED_HIGH = -(2**31), 2**31  # Tiled's tile coordinates: "int" in its format, 32 bits
 FLOOR, WALL = 1, 2  # gids
 _VERSION, _TILED_VERSION = "1.10", "1.10.2"
 _INT_LOW, _INT_HIGH = -(2**63), 2**64  # int properties: what int64 and uint64 hold
@@ -214,9 +214,9 @@ def check_span(
     names: tuple[str, str] = ("first_row", "first_column"),
 ) -> None:
     """Whether an infinite map of ``rows x columns`` cells from ``(first_row,
-    first_column)`` fits Tiled's tile coordinates, 32-bit ints (its format
-    says "int"; Tiled reads a chunk coordinate past them as another
-    number): else a ``ValueError`` naming ``names[0]`` or ``names[1]``.
+    first_column)`` fits Tiled's tile coordinates (its format says "int":
+    32 bits in the editor, C++, and in readers such as the Rust ``tiled``
+    crate): else a ``ValueError`` naming ``names[0]`` or ``names[1]``.
 
     Parameters
     ----------

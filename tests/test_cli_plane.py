@@ -200,3 +200,19 @@ def test_a_map_past_tileds_coordinates_exits_2(tmp_path, ext):
     assert os.listdir(tmp_path) == []
     # the same region as a picture: no such limit
     assert cli("render", "-o", str(tmp_path / "p.png"), "--chunk", "4", "--left", str(2**30)).returncode == 0
+
+
+def test_the_readmes_command_draws_the_readmes_pictures(tmp_path):
+    """The plane section of README.md shows docs/plane.png and
+    docs/plane_local.png and the command that draws them (the second with
+    --no-perfect): the command's pixels are the pictures'."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    readme = open(os.path.join(root, "README.md")).read()
+    section = readme[readme.index("## A plane, endless every way") : readme.index("## Making a game")]
+    assert "](docs/plane.png)" in section and "](docs/plane_local.png)" in section
+    (command,) = re.findall(r"^eller-stream render -o plane\.png (--chunk .*)$", section, re.M)
+    for extra, picture in (([], "plane.png"), (["--no-perfect"], "plane_local.png")):
+        path = tmp_path / picture
+        assert cli("render", "-o", str(path), *command.split(), *extra).returncode == 0
+        shown = read_png(open(os.path.join(root, "docs", picture), "rb").read())
+        np.testing.assert_array_equal(read_png(path.read_bytes()), shown)

@@ -1,5 +1,6 @@
 """The house rules a reader relies on (issue 19): no module of the package
-over 500 lines, no function over 80 lines outside the numba kernels."""
+over 500 lines, no function over 80 lines outside the numba kernels, and a
+README of a page."""
 
 from __future__ import annotations
 
@@ -42,3 +43,9 @@ def test_the_rule_sees_a_long_function():
     (node,) = tree.body
     assert isinstance(node, ast.FunctionDef) and not _is_kernel(node)
     assert node.end_lineno - node.lineno + 1 == 82
+
+
+def test_the_readme_is_a_page():
+    """README.md is for users: at most 300 lines (the guides are in docs/)."""
+    readme = PACKAGE.parent / "README.md"
+    assert readme.read_text().count("\n") <= 300
