@@ -29,7 +29,7 @@ from ._plane_params import PlaneParams
 from ._validate import MAX_CHUNKS, check_int, shown
 from .plane import LIMIT, MAX_MADE, Plane, _bounds
 
-__all__ = ["CHUNK_BYTES", "FORMAT", "plane_chunks", "read_zarr_plane", "to_dask", "write_zarr"]
+__all__ = ["CHUNK_BYTES", "FORMAT", "plane_chunks", "read_zarr_plane"]  # to_dask, write_zarr: es.scale's
 
 CHUNK_BYTES = 8 << 20  # the bytes a chunk holds by default, about: as the banded maze's
 FORMAT = "eller_stream.Plane.region/1"  # the Zarr attribute "format" of a plane's stores
