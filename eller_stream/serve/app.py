@@ -43,6 +43,9 @@ STATIC = {
     "/": ("viewer.html", "text/html; charset=utf-8"),
     "/viewer.js": ("viewer.js", "text/javascript; charset=utf-8"),
     "/eller_stream.mjs": ("eller_stream.mjs", "text/javascript; charset=utf-8"),
+    # the modules eller_stream.mjs imports (its primitives and the plane)
+    "/_core.mjs": ("_core.mjs", "text/javascript; charset=utf-8"),
+    "/plane.mjs": ("plane.mjs", "text/javascript; charset=utf-8"),
 }
 MAX_FIELDS = 32
 
