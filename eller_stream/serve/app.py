@@ -4,7 +4,8 @@
   rows (raw flag bytes, JSON or PNG); immutable, with an ``ETag``.
 - ``GET /v1/info``: the version, the parameters' defaults and the limits.
 - ``GET /``: the viewer; ``/viewer.js`` and ``/eller_stream.mjs`` its scripts
-  (the second is the JavaScript module, for games too).
+  (the second is the JavaScript module, for games too, which imports
+  ``/_core.mjs`` and ``/plane.mjs``).
 
 A bad request is a 400 (an unknown path a 404, another method a 405), each
 with a JSON body ``{"error": ..., "parameter": ...}``; every answer allows

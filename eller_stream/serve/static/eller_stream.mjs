@@ -7,9 +7,8 @@
 //   const same = rows(JSON.parse(mazeJson), -5, 60); // the text of the Python maze.to_json()
 //
 // Each byte is a cell: EAST = 1 (open to the right), SOUTH = 2 (open below).
-// Without `band`, the plain Eller stream's rows, counted from 0.
-// 64-bit words are pairs of uint32 (hi, lo) on the per-cell paths; BigInt
-// only where a value is computed once per row or band.
+// Without `band`, the plain Eller stream's rows, counted from 0. The plane's
+// `region` (plane.mjs) is re-exported here; both use _core.mjs's primitives.
 
 export { EAST, SOUTH, mix64, seedKey, threshold } from "./_core.mjs";
 export { region, cellsMade, PLANE_DEFAULTS, MAX_CHUNK, MAX_MADE, PLANE_LOW, PLANE_HIGH } from "./plane.mjs";
