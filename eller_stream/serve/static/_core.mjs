@@ -10,7 +10,7 @@ export const SOUTH = 2;
 
 export const M64 = (1n << 64n) - 1n;
 export const GOLDEN = 0x9e3779b97f4a7c15n;
-const GOLDEN_HI = 0x9e3779b9;
+const GOLDEN_HI = 0x9e3779b9 | 0; // as int32, as draws() keeps its halves
 const GOLDEN_LO = 0x7f4a7c15;
 export const TWO32 = 4294967296;
 
@@ -70,13 +70,15 @@ export function salted(key, index, salt) {
 /** Draws `n` numbers draw(k, i0 .. i0 + n - 1) into hi[], lo[] (Uint32Arrays). */
 export function draws(k, i0, n, hi, lo) {
   const z = (k + ((i0 & M64) * GOLDEN)) & M64;
-  let zh = Number(z >> 32n);
-  let zl = Number(z & 0xffffffffn);
+  // the halves of z as int32 (their bits): V8 keeps them in registers, where
+  // uint32 values past 2**31 would be doubles (a third slower)
+  let zh = Number(z >> 32n) | 0;
+  let zl = Number(z & 0xffffffffn) | 0;
   for (let i = 0; i < n; i++) {
     mixInto(zh, zl, hi, lo, i);
-    const s = zl + GOLDEN_LO;
-    zl = s >>> 0;
-    zh = (zh + GOLDEN_HI + (s >= TWO32 ? 1 : 0)) >>> 0;
+    const l = (zl + GOLDEN_LO) | 0; // z += GOLDEN: the low half, then its carry into the high
+    zh = (zh + GOLDEN_HI + ((l >>> 0) < (zl >>> 0) ? 1 : 0)) | 0;
+    zl = l;
   }
 }
 
