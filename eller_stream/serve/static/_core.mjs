@@ -2,15 +2,16 @@
 // from docs/spec.md sections 1 to 4: the flags, the mixer, keys, draws,
 // thresholds, the checks of arguments and Eller's sets of a row.
 //
-// 64-bit words are pairs of uint32 (hi, lo) on the per-cell paths; BigInt
-// only where a value is computed once per row, band or chunk.
+// 64-bit words are pairs of 32-bit halves (hi, lo) on the per-cell paths;
+// BigInt only where a value is computed once per band, chunk or call (a
+// row's draws go on from the row before's: drawsFrom, drawNext).
 
 export const EAST = 1;
 export const SOUTH = 2;
 
 export const M64 = (1n << 64n) - 1n;
 export const GOLDEN = 0x9e3779b97f4a7c15n;
-const GOLDEN_HI = 0x9e3779b9 | 0; // as int32, as draws() keeps its halves
+const GOLDEN_HI = 0x9e3779b9 | 0; // as int32, as drawNext keeps its halves
 const GOLDEN_LO = 0x7f4a7c15;
 export const TWO32 = 4294967296;
 
@@ -67,19 +68,33 @@ export function salted(key, index, salt) {
   return mix64(key ^ mix64(((index & M64) * GOLDEN + salt) & M64));
 }
 
-/** Draws `n` numbers draw(k, i0 .. i0 + n - 1) into hi[], lo[] (Uint32Arrays). */
-export function draws(k, i0, n, hi, lo) {
+/**
+ * A stream of draws from draw(k, i0) on, for drawNext: z = k + i0 * GOLDEN
+ * as its int32 halves [hi, lo] (V8 keeps int32 in registers, where uint32
+ * values past 2**31 would be doubles: a third slower).
+ */
+export function drawsFrom(k, i0) {
   const z = (k + ((i0 & M64) * GOLDEN)) & M64;
-  // the halves of z as int32 (their bits): V8 keeps them in registers, where
-  // uint32 values past 2**31 would be doubles (a third slower)
-  let zh = Number(z >> 32n) | 0;
-  let zl = Number(z & 0xffffffffn) | 0;
+  return Int32Array.of(Number(z >> 32n) | 0, Number(z & 0xffffffffn) | 0);
+}
+
+/** The next `n` draws of the stream `at` into hi[], lo[] (Uint32Arrays); `at` moves past them. */
+export function drawNext(at, n, hi, lo) {
+  let zh = at[0];
+  let zl = at[1];
   for (let i = 0; i < n; i++) {
     mixInto(zh, zl, hi, lo, i);
     const l = (zl + GOLDEN_LO) | 0; // z += GOLDEN: the low half, then its carry into the high
     zh = (zh + GOLDEN_HI + ((l >>> 0) < (zl >>> 0) ? 1 : 0)) | 0;
     zl = l;
   }
+  at[0] = zh;
+  at[1] = zl;
+}
+
+/** Draws `n` numbers draw(k, i0 .. i0 + n - 1) into hi[], lo[] (Uint32Arrays). */
+export function draws(k, i0, n, hi, lo) {
+  drawNext(drawsFrom(k, i0), n, hi, lo);
 }
 
 /** draw(k, i) (spec 2.3), a BigInt. */

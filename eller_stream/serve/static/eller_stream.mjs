@@ -12,7 +12,7 @@
 
 export { EAST, SOUTH, mix64, seedKey, threshold } from "./_core.mjs";
 export { region, cellsMade, PLANE_DEFAULTS, MAX_CHUNK, MAX_MADE, PLANE_LOW, PLANE_HIGH } from "./plane.mjs";
-import { EAST, SOUTH, M64, GOLDEN, Sets, bytes, closeRow, draw, draws, eastWalls, fail, floorDiv, intIn, lastCells, mix64, pick, salted, seedKey, threshold, unit } from "./_core.mjs";
+import { EAST, SOUTH, M64, GOLDEN, Sets, bytes, closeRow, draw, draws, drawsFrom, drawNext, eastWalls, fail, floorDiv, intIn, lastCells, mix64, pick, salted, seedKey, threshold, unit } from "./_core.mjs";
 
 export const MAX_WIDTH = 2 ** 31 - 2;
 export const MAX_BAND = 65536;
@@ -131,9 +131,12 @@ function eller(p, start, stop, closing) {
   const root = new Int32Array(w);
   const opened = new Uint8Array(w);
   const sets = new Sets(w);
-  for (let y = 0n; y < stop; y++) {
+  const at = drawsFrom(key, 0n); // cell y * width + x draws number y * width + x
+  // rows as Numbers: stop * width <= MAX_ELLER_CELLS, so both are safe integers
+  const [first, end] = [Number(start), Number(stop)];
+  for (let y = 0; y < end; y++) {
     row.fill(0);
-    draws(key, y * BigInt(w), w, hi, lo);
+    drawNext(at, w, hi, lo);
     eastWalls(sets, w, lo, J, row, 0);
     sets.roots(root);
     lastCells(root, w, last);
@@ -144,7 +147,7 @@ function eller(p, start, stop, closing) {
       row[x] |= SOUTH;
       opened[r] = 1;
     }
-    if (!closing && y >= start) out.set(row, Number(y - start) * w);
+    if (!closing && y >= first) out.set(row, (y - first) * w);
     sets.descend(row, 0, root);
   }
   if (!closing) return out;
@@ -228,9 +231,10 @@ function band(p, key, b, own, doorsAbove, out) {
   const root = new Int32Array(w);
   const opened = new Uint8Array(w);
   const doorSet = new Uint8Array(w);
+  const at = drawsFrom(c, 0n); // cell (y, x) draws number y * width + x
   for (let y = 0; y < K - 1; y++) {
     const base = y * w;
-    draws(c, BigInt(base), w, hi, lo);
+    drawNext(at, w, hi, lo);
     const J = threshold(own.horizontal * (y === 0 ? FIRST_JOIN : 1));
     const O = threshold(own.vertical * (y === 0 ? FIRST_OPEN : 1));
     if (hasRooms) {
@@ -312,8 +316,9 @@ function braid(p, key, b, loops, doorsAbove, g) {
   };
   const sides = (y, x) => isOpen(y, x, 0) + isOpen(y, x, 1) + isOpen(y, x, 2) + isOpen(y, x, 3);
   const steps = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+  const at = drawsFrom(gk, 0n);
   for (let y = 0; y < K; y++) {
-    draws(gk, BigInt(y * w), w, hi, lo);
+    drawNext(at, w, hi, lo);
     for (let x = 0; x < w; x++) {
       if (sides(y, x) !== 1 || lo[x] >= L) continue;
       const candidates = [];

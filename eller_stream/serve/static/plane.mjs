@@ -9,7 +9,7 @@
 // EAST = 1 (open to the right), SOUTH = 2 (open below); the last column's EAST and
 // the last row's SOUTH are the passages to the cells just outside the region.
 
-import { EAST, SOUTH, M64, Sets, bytes, closeRow, draw, draws, eastWalls, fail, floorDiv, intIn, lastCells, pick, salted, seedKey, threshold, unit } from "./_core.mjs";
+import { EAST, SOUTH, M64, Sets, bytes, closeRow, draw, draws, drawsFrom, drawNext, eastWalls, fail, floorDiv, intIn, lastCells, pick, salted, seedKey, threshold, unit } from "./_core.mjs";
 
 /** Plane(chunk=16, seed=0, *, perfect=True, horizontal=0.5, vertical=0.5)'s defaults. */
 export const PLANE_DEFAULTS = Object.freeze({ chunk: 16, seed: 0, perfect: true, horizontal: 0.5, vertical: 0.5 });
@@ -87,10 +87,11 @@ function makeChunk(s, k, S, E, t) {
   const { c, g, sets, hi, lo, root, last, opened } = s;
   g.fill(0);
   sets.reset();
+  const at = drawsFrom(k, 0n); // cell (y, x) draws number y * c + x
   for (let y = 0; y < c; y++) {
     const base = y * c;
     const lastRow = y === c - 1;
-    draws(k, BigInt(base), c, hi, lo);
+    drawNext(at, c, hi, lo);
     if (lastRow && !S) {
       closeRow(sets, c, g, base);
       if (E) g[base + c - 1] |= EAST;
