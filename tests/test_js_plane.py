@@ -139,7 +139,7 @@ def regions(draw: st.DrawFn) -> Region:
 
 
 @needs_node
-@given(batch=st.lists(regions(), min_size=1, max_size=12))
+@given(batch=st.lists(regions(), min_size=1, max_size=24))
 def test_the_javascript_module_matches_the_package_plane(node: Node, batch: list[Region]) -> None:
     for case, answer, cells in zip(
         batch, node.calls("region", batch), node.calls("cellsMade", batch), strict=True
