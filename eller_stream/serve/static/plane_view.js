@@ -205,14 +205,17 @@ let urlTimer = 0;
 function moved() {
   draw();
   want();
+  // the boxes say where the view is now (a box being typed into is left alone), the URL a moment later
+  for (const [name, v] of [["y", view.y], ["x", view.x]]) {
+    const box = document.getElementById(name);
+    if (document.activeElement !== box) box.value = String(v);
+  }
   clearTimeout(urlTimer);
   urlTimer = setTimeout(() => {
     const q = apiQuery({ y: view.y, x: view.x });
     q.set("mode", "plane");
     if (borders) q.set("borders", "1");
     history.replaceState(null, "", "?" + q);
-    document.getElementById("y").value = String(view.y);
-    document.getElementById("x").value = String(view.x);
   }, 150);
 }
 

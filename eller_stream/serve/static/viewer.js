@@ -229,12 +229,11 @@ let urlTimer = 0;
 function moved() {
   draw();
   want();
+  // the box says where the view is now (unless it is being typed into), the URL a moment later
+  const box = document.getElementById("row");
+  if (document.activeElement !== box) box.value = String(view.top);
   clearTimeout(urlTimer);
-  urlTimer = setTimeout(() => {
-    const q = apiQuery({ row: view.top });
-    history.replaceState(null, "", "?" + q);
-    document.getElementById("row").value = String(view.top);
-  }, 150);
+  urlTimer = setTimeout(() => history.replaceState(null, "", "?" + apiQuery({ row: view.top })), 150);
 }
 
 // the way from a cell to the next band: breadth-first search inside its band
