@@ -64,6 +64,9 @@ class Server:
     def rows(self, **query: Any) -> Answer:
         return self.get("/v1/rows?" + urlencode(query))
 
+    def region(self, **query: Any) -> Answer:
+        return self.get("/v1/region?" + urlencode(query))
+
     def stop(self, signum: int = signal.SIGTERM) -> tuple[int, str]:
         """Send ``signum``; the exit status and what stderr said after the first line."""
         self.proc.send_signal(signum)

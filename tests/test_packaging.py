@@ -41,6 +41,8 @@ def test_the_wheel_holds_every_module_and_py_typed(tmp_path):
     assert wanted - names == set()
     assert "eller_stream/py.typed" in names
     # the viewer and the JavaScript module that eller-stream serve serves
-    files = ("viewer.html", "viewer.js", "eller_stream.mjs")
-    static = {f"eller_stream/serve/static/{name}" for name in files}
+    static = {p.relative_to(ROOT).as_posix() for p in (package / "serve" / "static").iterdir()}
+    needed = ("viewer.html", "viewer.js", "plane_view.js", "numbers.js")
+    needed += ("eller_stream.mjs", "_core.mjs", "plane.mjs")
+    assert {f"eller_stream/serve/static/{name}" for name in needed} <= static
     assert static - names == set()

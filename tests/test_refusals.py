@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from node_support import NodeLines, running
+from node_support import Big, NodeLines, running, to_js
 
 import eller_stream as es
 
@@ -24,23 +24,6 @@ TOP = 2**63
 BANDED = {"width": 8, "band": 4, "seed": "1"}
 ELLER = {"width": 8, "seed": "1"}
 _DECIMAL = re.compile(r"-?(0|[1-9][0-9]*)")
-
-
-class Big(int):
-    """An int the JavaScript module gets as a BigInt (a plain int is a Number)."""
-
-
-def to_js(value: Any) -> Any:
-    """``value`` as calls_stdio.mjs reads it."""
-    if isinstance(value, Big):
-        return {"$big": str(int(value))}
-    if isinstance(value, float) and not math.isfinite(value):
-        return {"$": "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"}
-    if isinstance(value, dict):
-        return {k: to_js(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [to_js(v) for v in value]
-    return value
 
 
 def as_int(value: Any) -> Any:

@@ -450,11 +450,12 @@ def test_accepted_connections_have_tcp_nodelay() -> None:
 def test_the_warm_up_leaves_the_kernels_ready() -> None:
     # the first requests are served by the compiled kernels, not by their lean twins
     from eller_stream import _engine as engine
+    from eller_stream import plane
     from eller_stream.serve.app import warm
 
     warm()
     kernels = (engine.eller_rows, engine.band_stream_rows, engine.bands_rows, engine.bands_stream_rows)
-    assert not any(engine.cold(k) for k in kernels)
+    assert not any(engine.cold(k) for k in (*kernels, plane._region_kernel))  # the plane's too (/v1/region)
 
 
 @pytest.mark.slow

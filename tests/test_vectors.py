@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from node_support import NODE, NodeLines, needs_node, running
+from node_support import NODE, NodeLines, half_up_module, needs_node, running
 from strategies import door_probabilities, probabilities, room_shares, seeds
 
 import eller_stream as es
@@ -215,11 +215,7 @@ def test_each_porting_vector_catches_its_mistake(
 
 @needs_node
 def test_a_javascript_module_that_rounds_half_up_fails_the_tie_vectors(tmp_path: Path) -> None:
-    source = (HERE.parent / "clients" / "js" / "eller_stream.mjs").read_text()
-    head, rest = source.split("export function threshold(p) {\n", 1)
-    _, tail = rest.split("\n}\n", 1)
-    wrong = tmp_path / "half_up.mjs"
-    wrong.write_text(head + "export function threshold(p) {\n  return Math.round(p * TWO32);\n}\n" + tail)
+    wrong = half_up_module(tmp_path)
     ties = porting("tie:")
     path = tmp_path / "ties.json"
     path.write_text(json.dumps({"vectors": ties}))

@@ -8,45 +8,31 @@ against the server's bytes."""
 from __future__ import annotations
 
 import itertools
-import os
 import re
-import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
-from serve_support import HAS_SERVE, Server
+from browser_support import (
+    By,
+    Keys,
+    needs_browser,
+    no_errors,
+    open_browser,
+    pixels,
+    state,
+    wait_for,
+    webdriver,
+)
+from serve_support import Server
 
 import eller_stream as es
 
 from naive import EAST, SOUTH, neighbours
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-except ImportError:  # pragma: no cover - the [test] extra has it
-    webdriver = None
-
-MISSING = [
-    what
-    for what, there in (
-        ("chromium", CHROMIUM),
-        ("chromedriver", DRIVER),
-        ("selenium", webdriver),
-        ("the [serve] extra", HAS_SERVE),
-    )
-    if not there
-]
-# CI installs them (apt-get install chromium chromium-driver): there the test runs
-pytestmark = pytest.mark.skipif(
-    bool(MISSING) and not os.environ.get("CI"), reason=f"not installed here: {', '.join(MISSING)}"
-)
+pytestmark = needs_browser
 WIDTH, BAND, SEED = 24, 8, 7
 WALL = (0x1D, 0x24, 0x30)
 BACKGROUND = (0xF3, 0xF1, 0xEA)
@@ -62,28 +48,7 @@ def server() -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=800,900"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.set_script_timeout(60)
-    yield driver
-    driver.quit()
-
-
-def wait_for(check: Callable[[], bool], what: str, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
-
-
-def state(browser: Any) -> dict[str, Any]:
-    value: dict[str, Any] = browser.execute_script("return window.ellerViewer.state()")
-    return value
+    yield from open_browser()
 
 
 def settled(browser: Any) -> dict[str, Any]:
@@ -99,16 +64,6 @@ def settled(browser: Any) -> dict[str, Any]:
     wait_for(ready, "the bands in view")
     time.sleep(0.1)  # one more frame
     return state(browser)
-
-
-def pixels(browser: Any) -> np.ndarray:
-    data = browser.execute_script(
-        "const c = document.getElementById('maze');"
-        "const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
-        "return [c.width, c.height, Array.from(data)];"
-    )
-    w, h, flat = data
-    return np.array(flat, np.uint8).reshape(h, w, 4)[:, :, :3]
 
 
 def check_walls(browser: Any) -> int:
@@ -136,11 +91,6 @@ def check_walls(browser: Any) -> int:
             assert not dark[y + c // 2, x0 + c // 2], (top + i, x, "floor")
             checked += 1
     return checked
-
-
-def no_errors(browser: Any) -> None:
-    severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
-    assert severe == [] and state(browser)["errors"] == []
 
 
 def open_viewer(browser: Any, server: Server, row: str = "0", band: int = BAND) -> None:

@@ -27,12 +27,16 @@ examples:
   eller-stream serve                            http://127.0.0.1:8080/ : the viewer
   eller-stream serve --port 0                   any free port (printed)
   curl 'http://127.0.0.1:8080/v1/rows?width=80&band=32&seed=7&start=-5&stop=60' > rows.raw
+  curl 'http://127.0.0.1:8080/v1/region?seed=7&y0=-50&y1=50&x0=0&x1=80' > region.raw
 
 the API (docs/serve.md):
   GET /v1/rows   width, seed, start, stop, band (none: the Eller stream, rows
                  from 0), horizontal, vertical, doors, loops, rooms, schedule
                  (JSON), format=raw|json|png
-  GET /v1/info   the version, the parameters' defaults, the limits
+  GET /v1/region a rectangle of the plane: y0, y1, x0, x1 (in [-2**62, 2**62]),
+                 seed, chunk (16), perfect, horizontal, vertical,
+                 format=raw|json|png
+  GET /v1/info   the version, each endpoint's parameters and defaults, the limits
 
 {EXIT_STATUSES}"""
 

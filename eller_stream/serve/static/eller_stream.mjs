@@ -7,153 +7,31 @@
 //   const same = rows(JSON.parse(mazeJson), -5, 60); // the text of the Python maze.to_json()
 //
 // Each byte is a cell: EAST = 1 (open to the right), SOUTH = 2 (open below).
-// Without `band`, the plain Eller stream's rows, counted from 0.
-// 64-bit words are pairs of uint32 (hi, lo) on the per-cell paths; BigInt
-// only where a value is computed once per row or band.
+// Without `band`, the plain Eller stream's rows, counted from 0. The plane's
+// `region` (plane.mjs) is re-exported here; both use _core.mjs's primitives.
 
-export const EAST = 1;
-export const SOUTH = 2;
+export { EAST, SOUTH, mix64, seedKey, threshold } from "./_core.mjs";
+export { region, cellsMade, PLANE_DEFAULTS, MAX_CHUNK, MAX_MADE, PLANE_LOW, PLANE_HIGH } from "./plane.mjs";
+import { EAST, SOUTH, M64, GOLDEN, Sets, bytes, closeRow, draw, draws, drawsFrom, drawNext, eastWalls, fail, floorDiv, intIn, lastCells, mix64, pick, salted, seedKey, threshold, unit } from "./_core.mjs";
+
 export const MAX_WIDTH = 2 ** 31 - 2;
 export const MAX_BAND = 65536;
 export const DEFAULTS = Object.freeze({ horizontal: 0.5, vertical: 0.5, doors: 0.45, loops: 0.0, rooms: 0.0 });
 const KNOBS = Object.keys(DEFAULTS);
 const MAZE_JSON_VERSION = 1;
 
-const M64 = (1n << 64n) - 1n;
-const GOLDEN = 0x9e3779b97f4a7c15n;
-const GOLDEN_HI = 0x9e3779b9;
-const GOLDEN_LO = 0x7f4a7c15;
 const SALT = { band: 0x62616e64n, seam: 0x7365616dn, loop: 0x6c6f6f70n, room: 0x726f6f6dn };
 const FIRST_JOIN = 0.8;
 const FIRST_OPEN = 0.6;
-const TWO32 = 4294967296;
 const ROW_LOW = -(1n << 63n);
 const ROW_HIGH = 1n << 63n;
 
-// ---------------------------------------------------------------- 64-bit words
-// SplitMix64's finaliser on (hi, lo) uint32 halves, written to hi[i], lo[i]
-// (Uint32Arrays). Every step is a 32-bit integer operation (Math.imul, shifts)
-// on local variables: a product's 16-bit partial products are below 2**32, so
-// their wrapped int32 values read back exactly through >>>. (Halves kept in
-// module variables instead made V8 box a number at every store: 4x slower.)
-function mixInto(zh, zl, hi, lo, i) {
-  // z ^= z >> 30; z *= 0xbf58476d1ce4e5b9
-  let l = zl ^ ((zl >>> 30) | (zh << 2));
-  let h = zh ^ (zh >>> 30);
-  let a0 = l & 0xffff;
-  let a1 = l >>> 16;
-  let p01 = Math.imul(a0, 0x1ce4);
-  let p10 = Math.imul(a1, 0xe5b9);
-  let mid = (Math.imul(a0, 0xe5b9) >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
-  let top = Math.imul(a1, 0x1ce4) + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16);
-  h = (top + Math.imul(h, 0x1ce4e5b9) + Math.imul(l, 0xbf58476d)) | 0;
-  l = Math.imul(l, 0x1ce4e5b9);
-  // z ^= z >> 27; z *= 0x94d049bb133111eb
-  l = l ^ ((l >>> 27) | (h << 5));
-  h = h ^ (h >>> 27);
-  a0 = l & 0xffff;
-  a1 = l >>> 16;
-  p01 = Math.imul(a0, 0x1331);
-  p10 = Math.imul(a1, 0x11eb);
-  mid = (Math.imul(a0, 0x11eb) >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
-  top = Math.imul(a1, 0x1331) + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16);
-  h = (top + Math.imul(h, 0x133111eb) + Math.imul(l, 0x94d049bb)) | 0;
-  l = Math.imul(l, 0x133111eb);
-  // z ^= z >> 31
-  lo[i] = l ^ ((l >>> 31) | (h << 1));
-  hi[i] = h ^ (h >>> 31);
-}
-
-const MIX_HI = new Uint32Array(1);
-const MIX_LO = new Uint32Array(1);
-
-/** SplitMix64's finaliser on a BigInt in [0, 2**64). */
-export function mix64(z) {
-  mixInto(Number(z >> 32n), Number(z & 0xffffffffn), MIX_HI, MIX_LO, 0);
-  return (BigInt(MIX_HI[0]) << 32n) | BigInt(MIX_LO[0]);
-}
-
-/** The key of a seed (spec 2.2). */
-export function seedKey(seed) {
-  return mix64(mix64((seed + GOLDEN) & M64) ^ 0x656c6c6572n);
-}
-
-function salted(key, index, salt) {
-  const i = ((index % (1n << 64n)) + (1n << 64n)) % (1n << 64n);
-  return mix64(key ^ mix64((i * GOLDEN + salt) & M64));
-}
-
-/** Draws `n` numbers draw(k, i0 .. i0 + n - 1) into hi[], lo[] (Uint32Arrays). */
-function draws(k, i0, n, hi, lo) {
-  const z = (k + ((i0 & M64) * GOLDEN)) & M64;
-  let zh = Number(z >> 32n);
-  let zl = Number(z & 0xffffffffn);
-  for (let i = 0; i < n; i++) {
-    mixInto(zh, zl, hi, lo, i);
-    const s = zl + GOLDEN_LO;
-    zl = s >>> 0;
-    zh = (zh + GOLDEN_HI + (s >= TWO32 ? 1 : 0)) >>> 0;
-  }
-}
-
-function draw(k, i) {
-  return mix64((k + (BigInt(i) & M64) * GOLDEN) & M64);
-}
-
-// (z32 * n) >> 32, exact for n < 2**32
-function pick(z32, n) {
-  const zh = Math.floor(z32 / 65536);
-  const zl = z32 % 65536;
-  return Math.floor((zh * n + Math.floor((zl * n) / 65536)) / 65536);
-}
-
-/** round_half_even(p * 2**32) (spec 2.4). */
-export function threshold(p) {
-  const x = p * TWO32;
-  const r = Math.floor(x);
-  const d = x - r;
-  if (d > 0.5) return r + 1;
-  if (d < 0.5) return r;
-  return r % 2 === 0 ? r : r + 1;
-}
-
 // ---------------------------------------------------------------- checks
-function fail(kind, message) {
-  throw new kind(message);
-}
-
-function toBigInt(name, value) {
-  if (typeof value === "bigint") return value;
-  if (typeof value === "number") {
-    if (!Number.isSafeInteger(value)) fail(TypeError, `${name} must be an integer (a safe Number, a BigInt or a decimal string), got ${value}`);
-    return BigInt(value);
-  }
-  if (typeof value === "string" && /^-?(0|[1-9][0-9]*)$/.test(value)) return BigInt(value);
-  return fail(TypeError, `${name} must be an integer (a Number, a BigInt or a decimal string), got ${String(value)}`);
-}
-
-function intIn(name, value, low, high) {
-  const v = toBigInt(name, value);
-  if (v < low || v > high) fail(RangeError, `${name} must be in [${low}, ${high}], got ${v}`);
-  return v;
-}
-
 function probability(name, value) {
-  if (typeof value !== "number") fail(TypeError, `${name} must be a number in [0, 1], got ${String(value)}`);
-  if (!(value >= 0 && value <= 1)) fail(RangeError, `${name} must be in [0, 1], got ${value}`);
+  unit(name, value);
   if (name === "doors" && value === 0) fail(RangeError, "doors must be in (0, 1], got 0");
   if (name === "rooms" && value === 1) fail(RangeError, "rooms must be in [0, 1), got 1");
   return value;
-}
-
-// n bytes (a BigInt), or a RangeError that says what could not be had
-function bytes(n, what) {
-  try {
-    if (n <= BigInt(Number.MAX_SAFE_INTEGER)) return new Uint8Array(Number(n));
-  } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
-  }
-  return fail(RangeError, `${what} need ${n} bytes, more than can be had`);
 }
 
 function knobs(source, where) {
@@ -230,71 +108,6 @@ function checkParams(params) {
   return p;
 }
 
-// ---------------------------------------------------------------- sets
-// The sets of one row: union-find over cell labels, relabelled 0 .. width - 1
-// each row so that the arrays stay `width` long.
-class Sets {
-  constructor(width) {
-    this.width = width;
-    this.label = new Int32Array(width);
-    this.parent = new Int32Array(width);
-    this.next = new Int32Array(width);
-    this.map = new Int32Array(width);
-    this.reset();
-  }
-
-  reset() {
-    for (let x = 0; x < this.width; x++) {
-      this.label[x] = x;
-      this.parent[x] = x;
-    }
-  }
-
-  find(x) {
-    const parent = this.parent;
-    let a = this.label[x];
-    while (parent[a] !== a) {
-      parent[a] = parent[parent[a]];
-      a = parent[a];
-    }
-    return a;
-  }
-
-  join(a, b) {
-    this.parent[b] = a;
-  }
-
-  // every cell's root (once the row's joins are done: the steps after them read these)
-  roots(root) {
-    for (let x = 0; x < this.width; x++) root[x] = this.find(x);
-  }
-
-  // the next row's sets from this row's SOUTH flags (out[base .. base + width)) and roots
-  descend(out, base, root) {
-    const w = this.width;
-    this.map.fill(-1);
-    let fresh = 0;
-    for (let x = 0; x < w; x++) {
-      if (out[base + x] & SOUTH) {
-        const r = root[x];
-        if (this.map[r] < 0) this.map[r] = fresh++;
-        this.next[x] = this.map[r];
-      } else {
-        this.next[x] = -1;
-      }
-    }
-    for (let x = 0; x < w; x++) {
-      this.label[x] = this.next[x] < 0 ? fresh++ : this.next[x];
-      this.parent[x] = x;
-    }
-  }
-}
-
-// the south step (spec 4 step 2, 5.3 step 3): roots seen further right, flags by root
-function lastCells(root, w, last) {
-  for (let x = 0; x < w; x++) last[root[x]] = x;
-}
-
 // ---------------------------------------------------------------- the Eller stream
 // The Eller stream has no seek: rows start .. stop are made from row 0. A range
 // that would make more cells than this is refused, not left to run for years.
@@ -318,19 +131,13 @@ function eller(p, start, stop, closing) {
   const root = new Int32Array(w);
   const opened = new Uint8Array(w);
   const sets = new Sets(w);
-  for (let y = 0n; y < stop; y++) {
+  const at = drawsFrom(key, 0n); // cell y * width + x draws number y * width + x
+  // rows as Numbers: stop * width <= MAX_ELLER_CELLS, so both are safe integers
+  const [first, end] = [Number(start), Number(stop)];
+  for (let y = 0; y < end; y++) {
     row.fill(0);
-    draws(key, y * BigInt(w), w, hi, lo);
-    let a = sets.find(0); // the root of cell x, carried along the row
-    for (let x = 0; x < w - 1; x++) {
-      const b = sets.find(x + 1);
-      if (a !== b && lo[x] < J) {
-        row[x] |= EAST;
-        sets.join(a, b);
-      } else {
-        a = b;
-      }
-    }
+    drawNext(at, w, hi, lo);
+    eastWalls(sets, w, lo, J, row, 0);
     sets.roots(root);
     lastCells(root, w, last);
     opened.fill(0);
@@ -340,19 +147,12 @@ function eller(p, start, stop, closing) {
       row[x] |= SOUTH;
       opened[r] = 1;
     }
-    if (!closing && y >= start) out.set(row, Number(y - start) * w);
+    if (!closing && y >= first) out.set(row, (y - first) * w);
     sets.descend(row, 0, root);
   }
   if (!closing) return out;
   const close = new Uint8Array(w);
-  for (let x = 0; x < w - 1; x++) {
-    const a = sets.find(x);
-    const b = sets.find(x + 1);
-    if (a !== b) {
-      close[x] = EAST;
-      sets.join(a, b);
-    }
-  }
+  closeRow(sets, w, close, 0);
   return close;
 }
 
@@ -431,9 +231,10 @@ function band(p, key, b, own, doorsAbove, out) {
   const root = new Int32Array(w);
   const opened = new Uint8Array(w);
   const doorSet = new Uint8Array(w);
+  const at = drawsFrom(c, 0n); // cell (y, x) draws number y * width + x
   for (let y = 0; y < K - 1; y++) {
     const base = y * w;
-    draws(c, BigInt(base), w, hi, lo);
+    drawNext(at, w, hi, lo);
     const J = threshold(own.horizontal * (y === 0 ? FIRST_JOIN : 1));
     const O = threshold(own.vertical * (y === 0 ? FIRST_OPEN : 1));
     if (hasRooms) {
@@ -515,8 +316,9 @@ function braid(p, key, b, loops, doorsAbove, g) {
   };
   const sides = (y, x) => isOpen(y, x, 0) + isOpen(y, x, 1) + isOpen(y, x, 2) + isOpen(y, x, 3);
   const steps = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+  const at = drawsFrom(gk, 0n);
   for (let y = 0; y < K; y++) {
-    draws(gk, BigInt(y * w), w, hi, lo);
+    drawNext(at, w, hi, lo);
     for (let x = 0; x < w; x++) {
       if (sides(y, x) !== 1 || lo[x] >= L) continue;
       const candidates = [];
@@ -557,11 +359,6 @@ function paramsAt(p, b) {
     }
   }
   return out;
-}
-
-function floorDiv(a, k) {
-  const q = a / k;
-  return a % k !== 0n && a < 0n ? q - 1n : q;
 }
 
 function banded(p, start, stop) {

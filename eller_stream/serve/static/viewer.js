@@ -1,8 +1,11 @@
 // The viewer: an endless maze on a canvas, drawn from the server's /v1/rows.
 // Bands are fetched nearest-first and cached; the view lives in the URL query
 // under the API's names (width, band, seed, the knobs) plus row, the top row.
+// With mode=plane in the URL it shows the plane instead (plane_view.js).
 
 import { DEFAULTS, EAST, SOUTH } from "/eller_stream.mjs";
+import { floorDiv, typedInteger } from "/numbers.js";
+import { startPlane } from "/plane_view.js";
 
 const ROW_LOW = -(1n << 63n);
 const ROW_HIGH = (1n << 63n) - 1n;
@@ -11,11 +14,11 @@ const COLOURS = { floor: "#fdfdf8", wall: "#1d2430", missing: "#d6d3ca", path: "
 const MAX_CACHED = 256;
 const MAX_FETCHES = 6;
 const MARGIN = 64; // pixels left of the maze, for the bands' first rows' numbers
-// a typed row: integers and powers added (2**63 - 5), and what to type instead
-const ROW_FORM = /^[-+]?[0-9]+(\*\*[0-9]+)?([-+][0-9]+(\*\*[0-9]+)?)*$/;
+// what to type instead of a row that is not one (numbers.js: integers and powers added)
 const ROW_HINT = "row: an integer, such as 1000000000000, -2**62 or 2**63 - 5";
 
 const query = new URLSearchParams(location.search);
+const MODE = query.get("mode") === "plane" ? "plane" : "banded";
 const params = {
   width: Number(query.get("width") || 40),
   band: Number(query.get("band") || 16),
@@ -33,29 +36,18 @@ let fetching = 0;
 let path = []; // [[row BigInt, x], ...]
 let errors = [];
 
-// A row as typed: an integer, or a sum of integers and powers ("2**63 - 5",
-// "-2**62", "10**12 + 7"), exact (BigInt). {row} for a row of the maze, or
-// {error} saying why not: a row past either end is refused, not moved.
+// A row as typed (numbers.js), exact: {row} for a row of the maze, or {error}
+// saying why not: a row past either end is refused, not moved.
 function parseRow(text) {
-  const s = String(text).replace(/\s+/g, "");
-  if (s.length > 200 || !ROW_FORM.test(s)) return { error: ROW_HINT };
-  let v = 0n;
-  for (const [, sign, base, power] of s.matchAll(/([-+]?)([0-9]+)(?:\*\*([0-9]+))?/g)) {
-    let term = BigInt(base);
-    if (power !== undefined) {
-      if (BigInt(power) > 1024n) {
-        if (term > 1n) return { error: `row ${s}: far past the maze's ends, -2**63 and 2**63 - 1` };
-        term = term === 0n ? 0n : 1n;
-      } else term **= BigInt(power);
-    }
-    v += sign === "-" ? -term : term;
-  }
+  const typed = typedInteger(text);
+  if (typed === null) return { error: ROW_HINT };
+  if (typed.huge) return { error: `row ${typed.text}: far past the maze's ends, -2**63 and 2**63 - 1` };
+  const v = typed.value;
   if (v > ROW_HIGH) return { error: `row ${v} is past the maze's last row, 2**63 - 1 = ${ROW_HIGH}` };
   if (v < ROW_LOW) return { error: `row ${v} is above the maze's first row, -2**63 = ${ROW_LOW}` };
   return { row: v };
 }
 
-const floorDiv = (a, k) => (a % k !== 0n && a < 0n ? a / k - 1n : a / k);
 const K = () => BigInt(params.band);
 
 function apiQuery(extra) {
@@ -237,12 +229,11 @@ let urlTimer = 0;
 function moved() {
   draw();
   want();
+  // the box says where the view is now (unless it is being typed into), the URL a moment later
+  const box = document.getElementById("row");
+  if (document.activeElement !== box) box.value = String(view.top);
   clearTimeout(urlTimer);
-  urlTimer = setTimeout(() => {
-    const q = apiQuery({ row: view.top });
-    history.replaceState(null, "", "?" + q);
-    document.getElementById("row").value = String(view.top);
-  }, 150);
+  urlTimer = setTimeout(() => history.replaceState(null, "", "?" + apiQuery({ row: view.top })), 150);
 }
 
 // the way from a cell to the next band: breadth-first search inside its band
@@ -287,76 +278,92 @@ function cellAt(clientX, clientY) {
   return [view.top + BigInt(Math.floor(py / view.cell)), x];
 }
 
-let drag = null;
-stage.addEventListener("pointerdown", (e) => {
-  drag = { y: e.clientY, x: e.clientX, moved: 0 };
-  stage.setPointerCapture(e.pointerId);
-});
-stage.addEventListener("pointermove", (e) => {
-  if (drag === null) return;
-  const dy = drag.y - e.clientY;
-  drag.moved += Math.abs(dy);
-  drag.y = e.clientY;
-  if (dy) scrollBy(dy);
-});
-stage.addEventListener("pointerup", (e) => {
-  const click = drag !== null && drag.moved < 4;
-  drag = null;
-  if (!click) return;
-  const at = cellAt(e.clientX, e.clientY);
-  if (at === null) return;
-  path = wayDown(at[0], at[1]);
-  draw();
-});
-stage.addEventListener("wheel", (e) => {
-  e.preventDefault();
-  scrollBy(e.deltaMode === 1 ? e.deltaY * view.cell : e.deltaMode === 2 ? e.deltaY * canvas.height : e.deltaY);
-}, { passive: false });
-window.addEventListener("keydown", (e) => {
-  if (e.target instanceof HTMLInputElement) return;
-  const steps = { ArrowDown: view.cell, ArrowUp: -view.cell, PageDown: canvas.height * 0.9, PageUp: -canvas.height * 0.9, " ": canvas.height * 0.9 };
-  if (e.key in steps) {
+// ------------------------------------------------------------------ starting
+// the banded mode's handlers, and the view drawn
+function startBanded() {
+  let drag = null;
+  stage.addEventListener("pointerdown", (e) => {
+    drag = { y: e.clientY, x: e.clientX, moved: 0 };
+    stage.setPointerCapture(e.pointerId);
+  });
+  stage.addEventListener("pointermove", (e) => {
+    if (drag === null) return;
+    const dy = drag.y - e.clientY;
+    drag.moved += Math.abs(dy);
+    drag.y = e.clientY;
+    if (dy) scrollBy(dy);
+  });
+  stage.addEventListener("pointerup", (e) => {
+    const click = drag !== null && drag.moved < 4;
+    drag = null;
+    if (!click) return;
+    const at = cellAt(e.clientX, e.clientY);
+    if (at === null) return;
+    path = wayDown(at[0], at[1]);
+    draw();
+  });
+  stage.addEventListener("wheel", (e) => {
     e.preventDefault();
-    scrollBy(steps[e.key]);
-  }
-});
-window.addEventListener("resize", () => { layout(); moved(); });
-
-document.getElementById("controls").addEventListener("submit", (e) => {
-  e.preventDefault();
-  const form = new FormData(e.target);
-  const { row, error } = parseRow(String(form.get("row")));
-  if (error !== undefined) {
-    tell(error);
-    return;
-  }
-  const same = ["seed", "width", "band", "loops", "rooms"].every((n) => String(form.get(n)) === String(params[n] ?? ""));
-  if (!same) {
-    const q = apiQuery({});
-    for (const n of ["seed", "width", "band", "loops", "rooms"]) {
-      if (form.get(n)) q.set(n, form.get(n)); else q.delete(n);
+    scrollBy(e.deltaMode === 1 ? e.deltaY * view.cell : e.deltaMode === 2 ? e.deltaY * canvas.height : e.deltaY);
+  }, { passive: false });
+  window.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement) return;
+    const steps = { ArrowDown: view.cell, ArrowUp: -view.cell, PageDown: canvas.height * 0.9, PageUp: -canvas.height * 0.9, " ": canvas.height * 0.9 };
+    if (e.key in steps) {
+      e.preventDefault();
+      scrollBy(steps[e.key]);
     }
-    q.set("row", row);
-    location.search = "?" + q;
-    return;
-  }
-  jump(row);
+  });
+  window.addEventListener("resize", () => { layout(); moved(); });
+
+  document.getElementById("controls").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = new FormData(e.target);
+    const { row, error } = parseRow(String(form.get("row")));
+    if (error !== undefined) {
+      tell(error);
+      return;
+    }
+    const same = ["seed", "width", "band", "loops", "rooms"].every((n) => String(form.get(n)) === String(params[n] ?? ""));
+    if (!same) {
+      const q = apiQuery({});
+      for (const n of ["seed", "width", "band", "loops", "rooms"]) {
+        if (form.get(n)) q.set(n, form.get(n)); else q.delete(n);
+      }
+      q.set("row", row);
+      location.search = "?" + q;
+      return;
+    }
+    jump(row);
+  });
+
+  for (const name of ["seed", "width", "band", "loops", "rooms"]) document.getElementById(name).value = params[name] ?? "";
+  document.getElementById("row").value = String(view.top);
+
+  // what the browser tests read: the view, the bands loaded, the way drawn
+  window.ellerViewer = {
+    state: () => ({ mode: MODE, top: String(view.top), offset: view.offset, cell: view.cell, wall: view.wall,
+      left: view.left, rowsShown: view.rowsShown, width: params.width, band: params.band, seed: params.seed, fetching,
+      loaded: [...bands.entries()].filter(([, v]) => v instanceof Uint8Array).map(([k]) => k),
+      path: path.map(([r, x]) => [String(r), x]), errors,
+      message: document.getElementById("message").textContent }),
+    jump: (row) => jump(BigInt(row)),
+    scrollBy,
+  };
+
+  layout();
+  moved();
+  if (first.error !== undefined) tell(first.error);
+}
+
+// the mode box: the other mode at the same seed; the controls and help of this one shown
+const modeBox = document.getElementById("mode");
+modeBox.value = MODE;
+modeBox.addEventListener("change", () => {
+  const q = new URLSearchParams({ seed: document.getElementById("seed").value || params.seed });
+  if (modeBox.value === "plane") q.set("mode", "plane");
+  location.search = "?" + q;
 });
-
-for (const name of ["seed", "width", "band", "loops", "rooms"]) document.getElementById(name).value = params[name] ?? "";
-document.getElementById("row").value = String(view.top);
-
-// what the browser tests read: the view, the bands loaded, the way drawn
-window.ellerViewer = {
-  state: () => ({ top: String(view.top), offset: view.offset, cell: view.cell, wall: view.wall, left: view.left,
-    rowsShown: view.rowsShown, width: params.width, band: params.band, seed: params.seed, fetching,
-    loaded: [...bands.entries()].filter(([, v]) => v instanceof Uint8Array).map(([k]) => k),
-    path: path.map(([r, x]) => [String(r), x]), errors,
-    message: document.getElementById("message").textContent }),
-  jump: (row) => jump(BigInt(row)),
-  scrollBy,
-};
-
-layout();
-moved();
-if (first.error !== undefined) tell(first.error);
+document.body.classList.toggle("plane-mode", MODE === "plane");
+if (MODE === "plane") startPlane({ query, seed: params.seed, tell });
+else startBanded();

@@ -1,0 +1,262 @@
+// plane.mjs: the plane, a maze infinite in rows and columns, from docs/spec.md
+// section 8 alone (the primitives of sections 2 to 4 are _core.mjs's).
+//
+//   import { region } from "./eller_stream.mjs";     // or "./plane.mjs"
+//   const grid = region({ chunk: 16, seed: "7" }, -100n, 100n, 2n ** 62n - 300n, 2n ** 62n - 100n);
+//   // Uint8Array of 200 * 200 flags, row-major: grid[(y - y0) * 200 + (x - x0)]
+//
+// The bytes are those of the Python package's Plane(chunk, seed, ...).region(y0, y1, x0, x1):
+// EAST = 1 (open to the right), SOUTH = 2 (open below); the last column's EAST and
+// the last row's SOUTH are the passages to the cells just outside the region.
+
+import { EAST, SOUTH, M64, Sets, bytes, closeRow, draw, draws, drawsFrom, drawNext, eastWalls, fail, floorDiv, intIn, lastCells, pick, salted, seedKey, threshold, unit } from "./_core.mjs";
+
+/** Plane(chunk=16, seed=0, *, perfect=True, horizontal=0.5, vertical=0.5)'s defaults. */
+export const PLANE_DEFAULTS = Object.freeze({ chunk: 16, seed: 0, perfect: true, horizontal: 0.5, vertical: 0.5 });
+export const MAX_CHUNK = 1024;
+/** A region that would make more cells than this (its chunks whole) is refused: ask in parts. */
+export const MAX_MADE = 2n ** 31n;
+/** Rows and columns are in [PLANE_LOW, PLANE_HIGH) (y1 and x1 up to PLANE_HIGH). */
+export const PLANE_LOW = -(2n ** 62n);
+export const PLANE_HIGH = 2n ** 62n;
+
+const K = 9n; // a block of level L + 1 is K x K blocks of level L
+const FIRST_JOIN = 0.8;
+const FIRST_OPEN = 0.6;
+const LAST_JOIN = 0.5;
+const EXIT = 0.8;
+const SALT = { plan: 0x706c616en, row: 0x726f77n, col: 0x636f6cn, seam: 0x7365616dn };
+const HALF = 2n ** 31n;
+
+// ---------------------------------------------------------------- checks
+function planeParams(params) {
+  if (typeof params !== "object" || params === null || Array.isArray(params)) fail(TypeError, "params must be an object");
+  for (const name of Object.keys(params)) {
+    if (!Object.hasOwn(PLANE_DEFAULTS, name)) fail(RangeError, `unknown parameter ${JSON.stringify(name)}`);
+  }
+  const get = (name) => (params[name] === undefined ? PLANE_DEFAULTS[name] : params[name]);
+  const perfect = get("perfect");
+  if (typeof perfect !== "boolean") fail(TypeError, `perfect must be true or false, got ${String(perfect)}`);
+  return {
+    chunk: Number(intIn("chunk", get("chunk"), 1n, BigInt(MAX_CHUNK))),
+    seed: intIn("seed", get("seed"), 0n, M64),
+    perfect,
+    horizontal: unit("horizontal", get("horizontal")),
+    vertical: unit("vertical", get("vertical")),
+  };
+}
+
+// [first, end) along one axis (y or x), as BigInts
+function bounds(axis, first, end) {
+  const a = intIn(`${axis}0`, first, PLANE_LOW, PLANE_HIGH - 1n);
+  const b = intIn(`${axis}1`, end, PLANE_LOW + 1n, PLANE_HIGH);
+  if (b <= a) fail(RangeError, `${axis}1 must be greater than ${axis}0, got ${axis}0=${a}, ${axis}1=${b}`);
+  return [a, b];
+}
+
+// the cells a region makes: the chunks of its rows and columns and of the
+// row and column just past it, each whole (what the Python plane.cells_made counts)
+function made(c, y0, y1, x0, x1) {
+  const C = BigInt(c);
+  return (floorDiv(y1, C) - floorDiv(y0, C) + 1n) * (floorDiv(x1, C) - floorDiv(x0, C) + 1n) * C * C;
+}
+
+// ---------------------------------------------------------------- a chunk (spec 8.2)
+// where block j sits in its block of the level above: -4 .. 4 (spec 8.1)
+function place(j) {
+  return Number(j - K * floorDiv(j + 4n, K));
+}
+
+// the scratch of one chunk's making, reused chunk after chunk
+function scratch(c) {
+  return {
+    c,
+    g: new Uint8Array(c * c), // the chunk's flags in its own frame
+    sets: new Sets(c),
+    hi: new Uint32Array(c),
+    lo: new Uint32Array(c),
+    root: new Int32Array(c),
+    last: new Int32Array(c),
+    opened: new Uint8Array(c),
+  };
+}
+
+// the chunk of key k in its frame, into s.g: its sets leave south with S,
+// may leave east with E
+function makeChunk(s, k, S, E, t) {
+  const { c, g, sets, hi, lo, root, last, opened } = s;
+  g.fill(0);
+  sets.reset();
+  const at = drawsFrom(k, 0n); // cell (y, x) draws number y * c + x
+  for (let y = 0; y < c; y++) {
+    const base = y * c;
+    const lastRow = y === c - 1;
+    drawNext(at, c, hi, lo);
+    if (lastRow && !S) {
+      closeRow(sets, c, g, base);
+      if (E) g[base + c - 1] |= EAST;
+      return;
+    }
+    eastWalls(sets, c, lo, lastRow ? t.JL : y === 0 ? t.J0 : t.J, g, base);
+    sets.roots(root);
+    let done = -1; // the root of the set that left east (no cell of it goes down)
+    if (E && lo[c - 1] < t.X) {
+      g[base + c - 1] |= EAST;
+      done = root[c - 1];
+    }
+    lastCells(root, c, last);
+    opened.fill(0);
+    const O = y === 0 && !lastRow ? t.O0 : t.O;
+    for (let x = 0; x < c; x++) {
+      const r = root[x];
+      if (r === done) continue;
+      if (lastRow) {
+        // each set leaves south once: its first cell that passes O, or its last
+        if (opened[r] || (hi[x] >= O && last[r] > x)) continue;
+      } else if ((last[r] > x || opened[r]) && hi[x] >= O) continue;
+      g[base + x] |= SOUTH;
+      opened[r] = 1;
+    }
+    if (!lastRow) sets.descend(g, base, root);
+  }
+}
+
+// without perfect: the doors of the chunk's east (side 0) and south (side 1) seams (spec 8.4)
+function seams(s, k, t) {
+  const { c, g, hi, lo } = s;
+  for (const [side, T] of [[0, t.X], [1, t.O]]) {
+    const q = salted(k, BigInt(side), SALT.seam);
+    const open = (i) => (side === 0 ? (g[i * c + c - 1] |= EAST) : (g[(c - 1) * c + i] |= SOUTH));
+    draws(q, 0n, c, hi, lo);
+    let any = false;
+    for (let i = 0; i < c; i++) {
+      if (lo[i] < T) {
+        open(i);
+        any = true;
+      }
+    }
+    if (!any) open(pick(Number(draw(q, c) & 0xffffffffn), c));
+  }
+}
+
+// the frame s.g turned into place (spec 8.3) and laid on the region out (H x W),
+// the frame's cell (0, 0) being the region's (top, left) before turning
+function lay(s, dy, dx, top, left, out, H, W) {
+  const { c, g } = s;
+  for (let y = 0; y < c; y++) {
+    const py = top + (dy > 0 ? c - 1 - y : y); // the row the frame's row y becomes
+    const sy = dy > 0 ? py - 1 : py; // the row its SOUTH flags land on (turned: the row above)
+    const eastIn = py >= 0 && py < H;
+    const southIn = sy >= 0 && sy < H;
+    if (!eastIn && !southIn) continue;
+    for (let x = 0; x < c; x++) {
+      const f = g[y * c + x];
+      if (f === 0) continue;
+      const px = left + (dx > 0 ? c - 1 - x : x);
+      if (f & EAST && eastIn) {
+        const ex = dx > 0 ? px - 1 : px; // turned: the passage west, the flag of the cell left of it
+        if (ex >= 0 && ex < W) out[py * W + ex] |= EAST;
+      }
+      if (f & SOUTH && southIn && px >= 0 && px < W) out[sy * W + px] |= SOUTH;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- the doors of blocks (spec 8.3)
+// the doors of the blocks of every level >= 1 that land in the region, up to
+// the level whose block of the origin holds all of [-2**62, 2**62]
+function doors(c, key, y0, y1, x0, x1, out, W) {
+  const C = BigInt(c);
+  for (let L = 1n; ; L++) {
+    const n = K ** L;
+    const h = (n - 1n) / 2n;
+    const size = C * n;
+    const levelKey = salted(key, L, SALT.plan);
+    const blockOf = (v) => floorDiv(floorDiv(v, C) + h, n);
+    // a door lies in its block or the row or column before it: the blocks that meet [y0, y1] x [x0, x1]
+    for (let jy = blockOf(y0); jy <= blockOf(y1); jy++) {
+      const dy = place(jy);
+      const t = C * (jy * n - h);
+      const rowKey = salted(levelKey, jy, SALT.row);
+      for (let jx = blockOf(x0); jx <= blockOf(x1); jx++) {
+        const dx = place(jx);
+        if (dy === 0 && dx === 0) continue; // the middle block has none
+        const q = salted(rowKey, jx, SALT.col);
+        const l = C * (jx * n - h);
+        const vertical = dx === 0 || (dy !== 0 && (draw(q, 0) & 0xffffffffn) < HALF);
+        const p = (draw(q, 1) * size) >> 64n;
+        let y, x, flag;
+        if (vertical) {
+          [y, x, flag] = [dy < 0 ? t + size - 1n : t - 1n, l + p, SOUTH];
+        } else {
+          [y, x, flag] = [t + p, dx < 0 ? l + size - 1n : l - 1n, EAST];
+        }
+        if (y >= y0 && y < y1 && x >= x0 && x < x1) out[Number(y - y0) * W + Number(x - x0)] |= flag;
+      }
+    }
+    if (C * h >= PLANE_HIGH) return;
+  }
+}
+
+// ---------------------------------------------------------------- the API
+/**
+ * The cells region(params, y0, y1, x0, x1) makes (the chunks it touches, whole),
+ * a BigInt: what it is refused by past MAX_MADE.
+ */
+export function cellsMade(params, y0, y1, x0, x1) {
+  const p = planeParams(params);
+  const [ya, yb] = bounds("y", y0, y1);
+  const [xa, xb] = bounds("x", x0, x1);
+  return made(p.chunk, ya, yb, xa, xb);
+}
+
+/**
+ * Cells [y0, y1) x [x0, x1) of the plane as a Uint8Array of (y1 - y0) * (x1 - x0)
+ * flags, row-major. `params`: {chunk, seed, perfect, horizontal, vertical}, each
+ * optional (PLANE_DEFAULTS); chunk and seed, like the coordinates, safe integer
+ * Numbers, BigInts or decimal strings.
+ */
+export function region(params, y0, y1, x0, x1) {
+  const p = planeParams(params);
+  const [ya, yb] = bounds("y", y0, y1);
+  const [xa, xb] = bounds("x", x0, x1);
+  const cells = made(p.chunk, ya, yb, xa, xb);
+  if (cells > MAX_MADE) {
+    fail(RangeError, `region [${ya}, ${yb}) x [${xa}, ${xb}) makes ${cells} cells (the chunks it touches, whole), more than ${MAX_MADE}: ask for it in parts`);
+  }
+  const H = Number(yb - ya);
+  const W = Number(xb - xa);
+  const out = bytes(BigInt(H) * BigInt(W), `a region of ${H} x ${W} cells`);
+  const h = p.horizontal;
+  const v = p.vertical;
+  const t = {
+    J: threshold(h), J0: threshold(h * FIRST_JOIN), JL: threshold(h * LAST_JOIN), X: threshold(h * EXIT),
+    O: threshold(v), O0: threshold(v * FIRST_OPEN),
+  };
+  const c = p.chunk;
+  const C = BigInt(c);
+  const key = seedKey(p.seed);
+  const chunks = salted(key, 0n, SALT.plan); // the key of level 0
+  const s = scratch(c);
+  for (let cy = floorDiv(ya, C); cy <= floorDiv(yb, C); cy++) {
+    const dy = p.perfect ? place(cy) : 0;
+    const top = Number(cy * C - ya);
+    const rowsIn = top < H && top + c > 0;
+    const below = top === H && dy > 0; // just past the region, its exits lead up into it
+    if (!rowsIn && !below) continue;
+    const rowKey = salted(chunks, cy, SALT.row);
+    for (let cx = floorDiv(xa, C); cx <= floorDiv(xb, C); cx++) {
+      const dx = p.perfect ? place(cx) : 0;
+      const left = Number(cx * C - xa);
+      const colsIn = left < W && left + c > 0;
+      const right = left === W && dx > 0;
+      if (!(rowsIn && (colsIn || right)) && !(below && colsIn)) continue;
+      const k = salted(rowKey, cx, SALT.col);
+      makeChunk(s, k, dy !== 0, dx !== 0, t);
+      if (!p.perfect) seams(s, k, t);
+      lay(s, dy, dx, top, left, out, H, W);
+    }
+  }
+  if (p.perfect) doors(c, key, ya, yb, xa, xb, out, W);
+  return out;
+}
