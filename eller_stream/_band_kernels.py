@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._eller_kernels import _join, _leave, eller_rows
+from ._eller_kernels import LR_PAD, _join, _leave, eller_rows
 from ._format import EAST, SOUTH
 from ._numba import _U64, _njit, _sel, prange
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
@@ -254,9 +254,11 @@ def band_rows_parallel(
     the kernel allocates nothing and the bytes are those of one thread."""
     n_bands = (out.shape[0] + band_height - 1) // band_height
     threads = lefts.shape[0]
+    w = out.shape[1]
     for t in prange(threads):
+        left, right = lefts[t, : w + LR_PAD], rights[t, : w + LR_PAD]
         for j in range(t, n_bands, threads):
-            _band_into(out, key, band0, j, band_height, th, lefts[t], rights[t], doors[t], parents[t])
+            _band_into(out, key, band0, j, band_height, th, left, right, doors[t, :w], parents[t, : w + 1])
 
 
 @_njit

@@ -355,7 +355,7 @@ class InfiniteMaze:
                 continue
             ths = self._ths(b, chunk.shape[0] // k)
             if threads == 1:
-                call(engine.bands_rows, chunk, self._key, band, k, ths, *(a[0] for a in scratch))
+                call(engine.bands_rows, chunk, self._key, band, k, ths, *par.first_rows(scratch, w))
             else:
                 par.run(lk.bands_rows_parallel, chunk, self._key, band, k, ths, *scratch)
 
