@@ -15,6 +15,17 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """The benchmarks in this one process: the test run's ``-n 2`` (pyproject)
+    would put a second worker beside them, and pytest-benchmark times nothing
+    under xdist."""
+    if hasattr(config.option, "numprocesses"):
+        config.option.numprocesses = 0
+
+
 RESULTS: dict[str, float] = {}
 NOTES: list[str] = []
 

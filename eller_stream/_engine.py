@@ -26,13 +26,23 @@ from . import _lean_bands, _lean_eller
 from ._backend import LEAN, backend
 
 __all__ = ["Warming", "band_stream_rows", "bands_rows", "bands_stream_rows", "cold", "eller_close"]
-__all__ += ["eller_rows", "settle"]
+__all__ += ["eller_rows", "lean_first", "lean_up_to", "settle"]
 
 COLD_ROWS = 16  # a stream's blocks while its kernel is not ready: the first rows come at once
 LEAN_CELLS = 1 << 16  # a larger job waits for the kernel (the lean twin: ~15 ms at 230 ns a cell)
+_lean_cells = [LEAN_CELLS]  # the limit in force (:func:`lean_up_to`)
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+def lean_up_to(cells: int) -> None:
+    """Let the lean twins answer jobs of up to ``cells`` cells while their
+    kernels are not ready (:data:`LEAN_CELLS` by default). The server, whose
+    requests are bounded, sets it to its largest: a request that waited for
+    numba's compile waited half a minute on an empty cache, and the lean
+    twins make even the largest in seconds."""
+    _lean_cells[0] = max(LEAN_CELLS, cells)
 
 
 class Warming(Generic[P, R]):
@@ -61,7 +71,7 @@ class Warming(Generic[P, R]):
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if self.ready.is_set():
             return self.kernel(*args, **kwargs)
-        if self.error is None and _cells(args) > LEAN_CELLS:
+        if self.error is None and _cells(args) > _lean_cells[0]:
             # a big job: waiting for numba (a compile, a cache load) costs less than the lean twin
             from ._numba import load
 
@@ -125,6 +135,13 @@ def settle(timeout: float | None = None) -> bool:
     """Wait until every kernel that has started getting ready is ready (or
     failed); whether all are. A server calls it after its warm-up."""
     return all(w.done.wait(timeout) for w in Warming._all if w._started)
+
+
+def lean_first(kernel: object) -> bool:
+    """Whether a job for ``kernel`` goes to its lean twin, however large,
+    rather than to a parallel kernel that would compile first: ``kernel`` is
+    cold and :func:`lean_up_to` raised the limit (the server)."""
+    return _lean_cells[0] > LEAN_CELLS and cold(kernel)
 
 
 def cold(kernel: object) -> bool:

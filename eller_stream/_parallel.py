@@ -17,6 +17,7 @@ import numpy as np
 
 from ._backend import LEAN, backend
 from ._eller_kernels import LR_PAD
+from ._engine import lean_first
 from ._numba import call, load
 from ._stream_base import CALL_CELLS
 
@@ -112,10 +113,12 @@ def first_rows(scratch: tuple[np.ndarray, ...], width: int) -> tuple[np.ndarray,
     return lefts[0, : width + LR_PAD], rights[0, : width + LR_PAD], doors[0, :width], parents[0, : width + 1]
 
 
-def threads_for(rows: int, band: int, width: int) -> int:
+def threads_for(rows: int, band: int, width: int, serial: object = None) -> int:
     """The threads a range of ``rows`` rows of whole bands is made on (1:
-    one core, the serial kernels)."""
-    if LEAN:  # the lean backend has no threads of its own
+    one core, the serial kernels). ``serial``: the kernel a single core would
+    call, whose lean twin answers instead while it warms up, in the server
+    (``_engine.lean_first``)."""
+    if LEAN or lean_first(serial):  # the lean backend has no threads of its own
         return 1
     load()
     if backend() == "lean":  # numba failed to import

@@ -334,7 +334,7 @@ class InfiniteMaze:
         in calls of about ``CALL_CELLS`` cells a thread.  ``level``: with the
         bands' own thresholds, loops and rooms (:mod:`_level_kernels`)."""
         k, w = self._band, self._width
-        threads = par.threads_for(out.shape[0], k, w)
+        threads = par.threads_for(out.shape[0], k, w, engine.bands_rows if level else engine.band_stream_rows)
         if threads > 1:
             try:
                 scratch = par.scratch(threads, w)

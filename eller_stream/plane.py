@@ -187,7 +187,8 @@ class Plane:
         between them), on every core when the region is large."""
         h, w = out.shape
         c = self._chunk
-        threads = par.threads_for(h, c, w) if h * w >= par.PARALLEL_CELLS else 1  # (imports numba)
+        # (imports numba)
+        threads = par.threads_for(h, c, w, _region_kernel) if h * w >= par.PARALLEL_CELLS else 1
         per_call = max(1, threads * CALL_CELLS // (c * w)) * c
         perfect = self._params.perfect
         start = 0

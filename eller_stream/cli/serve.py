@@ -88,12 +88,16 @@ def main(argv: Sequence[str]) -> int:
         raise UsageError(f"serve needs {', '.join(missing)}: {HINT}")
     import uvicorn
 
+    from .. import _engine
     from ..serve._protocol import protocol
+    from ..serve._query import LIMITS
     from ..serve.app import app, warm
 
     sock = _listen(args.host, args.port)
     # It listens at once: while numba gets the kernels ready (seconds; half a
-    # minute on an empty cache), their lean twins answer (eller_stream._engine).
+    # minute on an empty cache), their lean twins answer (eller_stream._engine),
+    # every request, the largest too (seconds, not the compile's half minute).
+    _engine.lean_up_to(LIMITS["max_made_cells"])
     threading.Thread(target=_warm, args=(warm,), name="warm-up", daemon=True).start()
     http = protocol("httptools" if importlib.util.find_spec("httptools") else "h11")  # JSON errors
     config = uvicorn.Config(app, log_level="warning", access_log=False, http=http, lifespan="off")
