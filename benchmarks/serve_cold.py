@@ -6,7 +6,7 @@ Starts ``eller-stream serve --port 0`` with ``NUMBA_CACHE_DIR`` an empty
 folder and times, from the process's start, its first line and the first
 answers: a small banded request, a small one with loops and rooms (both
 answered by the lean twins while numba compiles), then 2048 rows of width 80
-(which waits for its kernel). Needs the [serve] extra.
+(answered by the lean twins too: the server lets them make what it takes). Needs the [serve] extra.
 """
 
 from __future__ import annotations
