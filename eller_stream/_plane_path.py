@@ -114,6 +114,13 @@ def _ancestors(key: int, c: int, level: int, block: Cell) -> list[Cell]:
 def _search(plane: Plane, a: Cell, b: Cell, level: int) -> np.ndarray:
     """A shortest path from ``a`` to ``b`` inside their block of ``level``."""
     top, left, size = pb.block(plane.chunk, level, *a)
+    if min(top, left) < -pb.LIMIT or max(top, left) + size > pb.LIMIT:
+        # The plane goes on past its rows and columns; its regions stop there.
+        raise ValueError(
+            f"a, b: the path from {a} to {b} passes through the block of level {level} at "
+            f"({top}, {left}), {size} cells wide, which reaches past [-2**62, 2**62): near the plane's "
+            "edge its cells are joined through cells past it, which no region makes"
+        )
     if size * size > PATH_CELLS:
         raise ValueError(
             f"cells {a} and {b} share no block smaller than one of level {level} ({size} cells wide): "

@@ -173,8 +173,8 @@ class Plane:
         made = self._made(y0, y1, x0, x1)
         if made > MAX_MADE:
             raise ValueError(
-                f"region [{y0}, {y1}) x [{x0}, {x1}) makes {made} cells (the chunks it touches, "
-                f"whole), more than {MAX_MADE}: ask for it in parts"
+                f"y0, y1, x0, x1: region [{y0}, {y1}) x [{x0}, {x1}) makes {made} cells (the chunks "
+                f"it touches, whole), more than {MAX_MADE}: ask for it in parts"
             )
         h, w = y1 - y0, x1 - x0
         out = par.alloc((h, w), np.uint8, f"a region of {h} x {w} cells")

@@ -316,6 +316,33 @@ def test_a_path_states_its_limit() -> None:
             small.path((0, left + size - 1), (0, left + size))
 
 
+@pytest.mark.parametrize("perfect", [True, False])
+@pytest.mark.parametrize("chunk", [1, 16])
+def test_near_the_edge_a_path_through_a_block_past_it_is_refused_naming_a_and_b(chunk, perfect) -> None:
+    """A block of level 1 near 2**62 reaches past it, where no region goes (it
+    was refused as ``y1`` out of range, a value the caller never gave); a path
+    in a block inside the range is still found."""
+    plane = es.Plane(chunk=chunk, seed=7, perfect=perfect)
+    top = 2**62
+    refused = 0
+    pairs = [((top - 1, 0), (top - 2, 0)), ((top - 1, top - 1), (top - 1, top - 1)), ((-top, 5), (-top, 6))]
+    for a, b in pairs:
+        top_y, left, size = plane.block(1, *a)
+        if min(top_y, left) < -top or max(top_y, left) + size > top:  # the block reaches past
+            with pytest.raises(ValueError, match=r"^a, b: .*reaches past \[-2\*\*62, 2\*\*62\)"):
+                plane.path(a, b)
+            refused += 1
+        else:
+            assert is_walk(plane, plane.path(a, b))
+    assert refused >= 1
+    y0, _, size = plane.block(1, top - 10 * 9 * chunk, 0)
+    assert y0 + size <= top
+    a, b = (y0, 0), (y0 + size - 1, 2)
+    path = plane.path(a, b)
+    assert path[0].tolist() == list(a) and path[-1].tolist() == list(b)
+    assert is_walk(plane, path)
+
+
 # -- the knobs and the refusals -----------------------------------------------------
 
 

@@ -238,7 +238,7 @@ def test_the_cli_writes_a_level(tmp_path, ext):
 @pytest.mark.parametrize(
     ("args", "match"),
     [
-        (["-o", "level.tmz"], "--output must end in .png, .svg, .tmj or .tmx, got 'level.tmz'"),
+        (["-o", "level.tmz"], "--output must end in .png, .svg, .tmj, .tmx or .zarr, got 'level.tmz'"),
         (["-o", "level.tmx", "--solution"], "--solution draws on a picture"),
         (["-o", "no/such/level.tmj"], "--output: cannot write a file at 'no/such/level.tmj'"),
     ],

@@ -73,7 +73,8 @@ STRIP_CELLS = 1 << 22  # cells of the plane a streamed picture makes at a time
 
 def parser() -> Parser:
     p = Parser(f"{PROG} render", "Draw a maze as a PNG or SVG picture, or write it as a Tiled map.", EXAMPLES)
-    p.add_argument("-o", "--output", required=True, help="the .png, .svg, .tmj or .tmx file to write")
+    what = "the .png, .svg, .tmj or .tmx file to write (or a .zarr store of the rows)"
+    p.add_argument("-o", "--output", required=True, help=what)
     opt.add_width(p, "cells per row (40)", default=40)
     p.add_argument("--rows", type=opt.rows_type, default=30, help="rows (30)")
     p.add_argument("--algorithm", choices=RENDER_KINDS, default="eller")
@@ -164,7 +165,7 @@ def _check_output(output: str) -> str:
     """The output's extension (.png, .svg, .tmj, .tmx), after checking it can be written."""
     ext = os.path.splitext(output)[1].lower()
     if ext not in (".png", ".svg", ".tmj", ".tmx"):
-        raise UsageError(f"--output must end in .png, .svg, .tmj or .tmx, got {output!r}")
+        raise UsageError(f"--output must end in .png, .svg, .tmj, .tmx or .zarr, got {output!r}")
     folder = os.path.dirname(os.path.abspath(output))
     if os.path.isdir(output):
         raise UsageError(f"--output: {output!r} is a folder")

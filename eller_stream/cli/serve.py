@@ -132,4 +132,4 @@ def _announce(server: uvicorn.Server, address: tuple[str, int]) -> None:
     except OSError:
         pass  # it serves all the same
     shown = f"[{host}]" if ":" in host else host
-    say(f"serving http://{shown}:{port}/ (the viewer; the API at /v1/rows); Ctrl-C stops")
+    say(f"serving http://{shown}:{port}/ (the viewer; the API at /v1/rows and /v1/region); Ctrl-C stops")

@@ -36,7 +36,7 @@ function planeParams(params) {
   }
   const get = (name) => (params[name] === undefined ? PLANE_DEFAULTS[name] : params[name]);
   const perfect = get("perfect");
-  if (typeof perfect !== "boolean") fail(TypeError, `perfect must be true or false, got ${String(perfect)}`);
+  if (typeof perfect !== "boolean") fail(TypeError, `perfect must be true or false, got ${typeof perfect === "string" ? JSON.stringify(perfect) : String(perfect)}`);
   return {
     chunk: Number(intIn("chunk", get("chunk"), 1n, BigInt(MAX_CHUNK))),
     seed: intIn("seed", get("seed"), 0n, M64),
