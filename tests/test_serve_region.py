@@ -212,6 +212,7 @@ BAD = [
     # the answer's cells, a picture's, the cells made: the limits of /v1/rows
     ({"y1": "2000", "x1": "1000"}, "y1", "must be at most 1048576 cells, got 2000000"),
     ({"y1": "300", "x1": "300", "format": "png"}, "y1", "must be at most 65536 cells, got 90000"),
+    ({"y1": "1", "x1": str(2**21)}, "x1", "must be at most 1048576 cells, got 2097152"),  # the longer side
     ({"chunk": "1024", "y0": "1023", "y1": "1024", "x1": "8192"}, "chunk", "makes 18874368 cells"),
     # more digits than Python turns into an int (4,300)
     *(({name: "1" * 5000}, name, f"{name} must be in") for name in ("chunk", "seed", "y0", "x1")),

@@ -137,12 +137,14 @@ def parse(query: Query) -> RegionRequest:
     cells = (y1 - y0) * (x1 - x0)
     limit = LIMITS["max_png_cells"] if format == "png" else LIMITS["max_cells"]
     if cells > limit:
-        raise QueryError("y1", f"(y1 - y0) * (x1 - x0) must be at most {limit} cells, got {cells}")
+        longer = "y1" if y1 - y0 >= x1 - x0 else "x1"  # the side to shorten
+        raise QueryError(longer, f"(y1 - y0) * (x1 - x0) must be at most {limit} cells, got {cells}")
     made = _plane(chunk, seed, params).cells_made(y0, y1, x0, x1)
     limit = LIMITS["max_made_cells"]
     if made > limit:
         why = "every chunk it touches, and those of the row and column just past it, whole"
         message = f"this region makes {made} cells ({why}), at most {limit} a request"
+        message += ": ask with a smaller chunk or in parts"
         raise QueryError("chunk", message, cells=made, limit=limit)
     return RegionRequest(chunk, seed, y0, y1, x0, x1, format, params, made)
 
