@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._eller_kernels import LR_PAD, _join, _leave, eller_rows
+from ._eller_kernels import LR_PAD, _join, _leave, eller_rows, row_draws
 from ._format import EAST, SOUTH
 from ._numba import _U64, _njit, _sel, prange
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
@@ -105,13 +105,14 @@ def _penultimate_row(
     a door column by that cell."""
     width = row.shape[0]
     scratch = np.int64(width)
+    draws = np.empty(width, np.uint64)
+    row_draws(draws, bkey, counter)  # once for both sweeps, vectorised
     for x in range(width - 1):
         xx = np.int64(x)
         x1 = xx + 1
         a = np.int64(left[x1])  # previous cell of x+1's set
         b = np.int64(right[xx])  # next cell of x's set
-        bits = random_bits(bkey, counter + _U64(x))
-        join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below)
+        join = np.int64(a != xx) & np.int64((draws[x] & _LOW32) < join_below)
         _join(left, right, xx, a, b, join, scratch)
         row[xx] = np.uint8(join)
     row[width - 1] = 0
@@ -122,7 +123,7 @@ def _penultimate_row(
         rx = np.int64(right[xx])
         flag = flags[_sel(np.int64(lx < xx), lx, scratch)]
         door = doors[xx]
-        draw = random_bits(bkey, counter + _U64(x)) >> _S32
+        draw = draws[x] >> _S32
         close = np.int64(lx != xx) & (np.int64(draw >= open_below) | np.int64(door & flag))
         _leave(left, right, xx, lx, rx, close, scratch)
         flags[xx] = flag | door
@@ -156,13 +157,18 @@ def _last_row(
             c = right[c]
         if hold:
             row[first] = held
+    # x's root is carried from the gap before (x's own root, or the one it
+    # was linked under): one find a gap, and the link without a branch
+    # (declined links go to the scratch slot ``parent[width]``).
+    scratch = np.int64(width)
+    a = find(parent, np.int64(0))
     for x in range(width - 1):
-        a = find(parent, x)
-        b = find(parent, x + 1)
-        if a != b and not (row[a] & held and row[b] & held):
-            parent[b] = a
-            row[a] |= row[b] & held
-            row[x] |= EAST
+        b = find(parent, np.int64(x + 1))
+        join = np.int64(a != b) & np.int64((row[a] & row[b] & held) == 0)
+        parent[_sel(join, b, scratch)] = a
+        row[a] |= row[b] & held
+        row[x] |= np.uint8(join)  # EAST
+        a = _sel(join, a, b)
     for x in range(width):
         row[x] = (row[x] & EAST) | (SOUTH * doors[x])
         left[x] = x
