@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._eller_kernels import LR_PAD, _join, _leave, eller_rows, row_draws
+from ._eller_kernels import LR_PAD, _after_join, _after_leave, _join, _leave, eller_rows, row_draws
 from ._format import EAST, SOUTH
-from ._numba import _U64, _njit, _sel, prange
+from ._numba import _U64, Int64, _njit, _sel, prange
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 from ._union_find import find
 
@@ -107,27 +107,41 @@ def _penultimate_row(
     scratch = np.int64(width)
     draws = np.empty(width, np.uint64)
     row_draws(draws, bkey, counter)  # once for both sweeps, vectorised
+    # Both sweeps follow the lists in registers, as eller_sweep does (lx, rx:
+    # left and right of x; l1, r1 of x + 1; l2: left of x + 2), so that no
+    # store of one cell is loaded back on the next one's critical path.
+    lx: Int64 = np.int64(left[0])
+    rx: Int64 = np.int64(right[0])
+    l1: Int64 = np.int64(left[1])
     for x in range(width - 1):
         xx = np.int64(x)
-        x1 = xx + 1
-        a = np.int64(left[x1])  # previous cell of x+1's set
-        b = np.int64(right[xx])  # next cell of x's set
+        r1: Int64 = np.int64(right[np.uint64(xx + 1)])
+        l2: Int64 = np.int64(left[np.uint64(xx + 2)])
+        a = l1  # previous cell of x+1's set
+        b = rx  # next cell of x's set
         join = np.int64(a != xx) & np.int64((draws[x] & _LOW32) < join_below)
         _join(left, right, xx, a, b, join, scratch)
+        lx, rx, l1, r1, l2 = _after_join(join, xx, a, b, lx, rx, l1, r1, l2)
         row[xx] = np.uint8(join)
+        lx, rx, l1 = l1, r1, l2
     row[width - 1] = 0
     flags[scratch] = 0
+    lx = np.int64(left[0])
+    rx = np.int64(right[0])
+    l1 = np.int64(left[1])
     for x in range(width):
         xx = np.int64(x)
-        lx = np.int64(left[xx])
-        rx = np.int64(right[xx])
+        r1 = np.int64(right[np.uint64(xx + 1)])
+        l2 = np.int64(left[np.uint64(xx + 2)])
         flag = flags[_sel(np.int64(lx < xx), lx, scratch)]
         door = doors[xx]
         draw = draws[x] >> _S32
         close = np.int64(lx != xx) & (np.int64(draw >= open_below) | np.int64(door & flag))
         _leave(left, right, xx, lx, rx, close, scratch)
+        l1, r1, l2 = _after_leave(close, xx, lx, rx, l1, r1, l2)
         flags[xx] = flag | door
         row[xx] |= np.uint8((close ^ 1) << 1)
+        lx, rx, l1 = l1, r1, l2
 
 
 @_njit
@@ -145,18 +159,14 @@ def _last_row(
     held = np.uint8(4)
     for x in range(width):
         row[x] = 0
-    for first in range(width):
-        if left[first] < first:
-            continue
-        parent[first] = first
-        hold = doors[first]
-        c = right[first]
-        while c != first:
-            parent[c] = first
-            hold |= doors[c]
-            c = right[c]
-        if hold:
-            row[first] = held
+    # One pass: a cell's set is its previous cell's (``left[x] < x``), or
+    # starts at x; each set's root marks whether the set holds a door.
+    for x in range(width):
+        lx = np.int64(left[x])
+        parent[x] = x
+        root = parent[_sel(np.int64(lx < x), lx, np.int64(x))]
+        parent[x] = root
+        row[root] |= doors[x] * held
     # x's root is carried from the gap before (x's own root, or the one it
     # was linked under): one find a gap, and the link without a branch
     # (declined links go to the scratch slot ``parent[width]``).
