@@ -9,6 +9,8 @@ new name survives a crash.  A symlink is written through (the file it names
 is replaced), a replaced file keeps its permissions (a new one gets
 ``0o666 & ~umask``, as a plain ``open`` gives), and on any exception, Ctrl-C
 included, the temporary file is removed and the old file stays as it was.
+A target that is not a regular file (a FIFO, a terminal, ``/dev/full``) is
+written into as a stream: renaming over it would replace it.
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "f.bin")
@@ -138,11 +140,19 @@ def atomic_write(path: str | os.PathLike[str], *, reserve: int | None = None) ->
     written."""
     target = os.path.realpath(os.fspath(path))
     folder = os.path.dirname(target)
-    remove_stale_temps(target)
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        info = os.stat(target)
     except FileNotFoundError:
         mode = _new_file_mode()
+    else:
+        if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+            # a FIFO, a terminal, /dev/full: written into, as a stream (renaming a file
+            # over it would replace the device or the pipe with a plain file)
+            with _write_through(target) as f:
+                yield f
+            return
+        mode = stat.S_IMODE(info.st_mode)
+    remove_stale_temps(target)
     fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), suffix=".tmp", dir=folder)
     raw = _Raw(fd)
     f = io.BufferedWriter(raw, buffer_size=1 << 16)
@@ -169,6 +179,33 @@ def atomic_write(path: str | os.PathLike[str], *, reserve: int | None = None) ->
         with contextlib.suppress(OSError):
             os.close(fd)
     sync_folder(folder)
+
+
+@contextlib.contextmanager
+def _write_through(target: str) -> Iterator[BinaryIO]:
+    """A binary file written straight into ``target``, a file that is not a
+    regular one (nothing to replace: what is written is there)."""
+    fd = os.open(target, os.O_WRONLY)
+    raw = _Raw(fd)
+    f = io.BufferedWriter(raw, buffer_size=1 << 16)
+    try:
+        try:
+            yield f
+            f.flush()
+        except OSError as exc:
+            raw.dropped = True
+            if exc.filename is None:  # os.write names no file: name the target
+                raise OSError(exc.errno, exc.strerror, target) from None
+            raise
+        except BaseException:
+            raw.dropped = True
+            raise
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                f.close()
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:

@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from ._atomic import write_bytes
-from ._validate import ROW_LIMIT, check_int, check_xml_text
+from ._validate import ROW_LIMIT, check_flag, check_int, check_xml_text
 from .analysis import _check_grid, suggest_endpoints
 from .render import tiles
 
@@ -418,6 +418,8 @@ def write_tiled(
     """
     target = _check_path(path)
     grid = _check_grid(grid)
+    endpoints, top = check_flag("endpoints", endpoints), check_flag("top", top)
+    left, infinite = check_flag("left", left), check_flag("infinite", infinite)
     first_row = check_int("first_row", first_row, -ROW_LIMIT, ROW_LIMIT - grid.shape[0])
     plane = first_column is not None or not left
     high = ROW_LIMIT - grid.shape[1]

@@ -155,3 +155,33 @@ def test_the_package_writes_files_only_through_atomic_write():
             source = open(os.path.join(folder, name)).read()
             for needle in ('"wb"', "'wb'", '"w"', "mkstemp", '.part"', "fallocate(", "os.replace("):
                 assert needle not in source, (name, needle)
+
+
+def test_a_fifo_is_written_into_not_replaced(tmp_path):
+    """A rename over a FIFO (or through a symlink to one) replaced it with a
+    plain file, and the reader got nothing: it is written into as a stream."""
+    fifo = tmp_path / "pipe.svg"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.svg"
+    link.symlink_to(fifo)
+    read = f"import sys; sys.stdout.buffer.write(open({str(fifo)!r}, 'rb').read())"
+    reader = subprocess.Popen([sys.executable, "-c", read], stdout=subprocess.PIPE)
+    write_bytes(link, b"<svg/>" * 1000)
+    out, _ = reader.communicate(timeout=30)
+    assert out == b"<svg/>" * 1000
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.svg", "pipe.svg"]  # no temporary left
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="making a device node needs root")
+def test_a_full_device_fails_with_its_name_and_stays_a_device(tmp_path):
+    """Through a symlink to a device like /dev/full (made here, in tmp_path),
+    the device was replaced by a plain file holding the picture."""
+    full = tmp_path / "full"
+    os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    link = tmp_path / "out.png"
+    link.symlink_to(full)
+    with pytest.raises(OSError) as caught:
+        write_bytes(link, b"x" * 100_000)
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(full)
+    assert stat.S_ISCHR(os.lstat(full).st_mode)

@@ -79,6 +79,21 @@ def test_a_streamed_png_made_in_strips_is_the_whole_picture(tmp_path, monkeypatc
     assert calls == [(-8, -3), (-3, 3), (3, 9), (9, 15)]  # the first to the end of its two chunk rows
 
 
+FEW_ROWS = [(12, 5), (2, 5), (8, 8), (-3, 2), (2**62 - 20, 10), (2**62 - 2, 1)]
+
+
+@pytest.mark.parametrize(("start", "rows"), FEW_ROWS)
+def test_a_png_of_fewer_rows_than_a_chunk_starting_inside_one(tmp_path, start, rows):
+    """A strip was the rows asked for, shorter than the chunk: from a row past
+    that far into its chunk, the strip ended before it began (a traceback)."""
+    path = tmp_path / "f.png"
+    args = ["--chunk", "16", "--seed", "3", "--start", str(start), "--rows", str(rows), "--width", "3"]
+    out = cli("render", "-o", str(path), *args, "--cell", "2", "--wall", "1")
+    assert out.returncode == 0 and out.stderr == b"", out.stderr
+    grid = npl.plane_region(16, 3, start, start + rows, 0, 3)
+    np.testing.assert_array_equal(read_png(path.read_bytes()), expected_image(inside(grid), 2, 1))
+
+
 def test_an_svg_of_a_region_draws_its_walls(tmp_path):
     path = tmp_path / "p.svg"
     out = cli("render", "-o", str(path), "--chunk", "5", "--seed", "1", "--start", "3", "--rows", "9",

@@ -181,6 +181,11 @@ def test_two_windows_of_an_infinite_map_agree_where_they_overlap(tmp_path):
             r"objects\[0\] property 'p' must be a bool, int, float or str",
         ),
         ("maze.tmx", {"first_row": 2**63 - 2}, ValueError, r"first_row must be in"),
+        # a truthy string was taken for True ('no' made an infinite map)
+        ("maze.tmj", {"infinite": "no"}, TypeError, r"infinite must be True or False, got str: 'no'"),
+        ("maze.tmj", {"top": ""}, TypeError, r"top must be True or False"),
+        ("maze.tmx", {"endpoints": "false"}, TypeError, r"endpoints must be True or False"),
+        ("maze.tmj", {"left": None}, TypeError, r"left must be True or False, got NoneType"),
     ],
 )
 def test_bad_input_names_it(tmp_path, path, kwargs, error, match):

@@ -323,7 +323,9 @@ def _rows(p: RenderPlan) -> Iterator[np.ndarray]:
     if plane is not None:
         y, stop = p.start, p.start + p.rows
         while y < stop:
-            end = min(stop, y + p.strip - y % plane.chunk)  # strips end on the plane's chunk rows
+            # strips end on the plane's chunk rows (at least the one y is in: fewer rows than
+            # a chunk make a strip shorter than the chunk, wherever in it y lies)
+            end = min(stop, y - y % plane.chunk + max(p.strip, plane.chunk))
             yield from plane.region(y, end, p.left, p.left + p.width)
             y = end
         return
