@@ -54,7 +54,7 @@ def plane_path(plane: Plane, key: np.uint64, a: Cell, b: Cell) -> np.ndarray:
     budget = PATH_CELLS // (K * c) ** 2  # the legs (a level-1 block each) it may search
     if budget == 0:
         raise ValueError(
-            f"a path searches blocks of level 1 ({K * c} cells wide), more than {PATH_CELLS} cells"
+            f"a, b: a path searches blocks of level 1 ({K * c} cells wide), more than {PATH_CELLS} cells"
         )
     _legs(int(key), c, a, b, level, legs, budget)
     return np.concatenate([_search(plane, u, v, 1) for u, v in legs])
@@ -66,7 +66,7 @@ def _legs(key: int, c: int, a: Cell, b: Cell, level: int, legs: list[tuple[Cell,
     if level == 1:
         if len(legs) == budget:
             raise ValueError(
-                f"the path passes through more than {budget} blocks of level 1 "
+                f"a, b: the path passes through more than {budget} blocks of level 1 "
                 f"({K * c} cells wide; at most {PATH_CELLS} cells in all)"
             )
         legs.append((a, b))
@@ -123,7 +123,7 @@ def _search(plane: Plane, a: Cell, b: Cell, level: int) -> np.ndarray:
         )
     if size * size > PATH_CELLS:
         raise ValueError(
-            f"cells {a} and {b} share no block smaller than one of level {level} ({size} cells wide): "
+            f"a, b: cells {a} and {b} share no block smaller than one of level {level} ({size} cells wide): "
             f"the path would search {size * size} cells, more than {PATH_CELLS}"
         )
     grid = plane.region(top, top + size, left, left + size)
