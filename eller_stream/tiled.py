@@ -353,6 +353,11 @@ def _endpoints(
     return found
 
 
+def _flags(**flags: object) -> tuple[bool, ...]:
+    """The flags, each checked to be a bool (a ``TypeError`` names it)."""
+    return tuple(check_flag(name, value) for name, value in flags.items())
+
+
 def write_tiled(
     path: str | os.PathLike[str],
     grid: np.ndarray,
@@ -418,15 +423,13 @@ def write_tiled(
     """
     target = _check_path(path)
     grid = _check_grid(grid)
-    endpoints, top = check_flag("endpoints", endpoints), check_flag("top", top)
-    left, infinite = check_flag("left", left), check_flag("infinite", infinite)
+    endpoints, top, left, infinite = _flags(endpoints=endpoints, top=top, left=left, infinite=infinite)
     first_row = check_int("first_row", first_row, -ROW_LIMIT, ROW_LIMIT - grid.shape[0])
     plane = first_column is not None or not left
     high = ROW_LIMIT - grid.shape[1]
     column = 0 if first_column is None else check_int("first_column", first_column, -ROW_LIMIT, high)
     found = _objects(objects, first_row, column, grid.shape)
-    if endpoints:
-        found += _endpoints(grid, first_row, column)
+    found += _endpoints(grid, first_row, column) if endpoints else []
     if description is not None and not isinstance(description, str):
         raise TypeError(f"description must be a str or None, got {type(description).__name__}")
     description = None if description is None else check_xml_text("description", description)
