@@ -81,10 +81,12 @@ def _write_all(fd: int, data: bytes | bytearray | memoryview) -> int:
 
 
 class _Raw(io.RawIOBase):
-    """The temporary file's descriptor, written with ``os.write``."""
+    """A descriptor written with ``os.write``; a failed write names ``target``
+    (``os.write`` names no file, and the temporary file is not the user's)."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, target: str) -> None:
         self.fd = fd
+        self.target = target
         self.dropped = False  # after a failure: what is left in a buffer goes nowhere
 
     def writable(self) -> bool:
@@ -94,10 +96,32 @@ class _Raw(io.RawIOBase):
         view = memoryview(data)  # type: ignore[arg-type]
         if self.dropped:
             return len(view.cast("B"))
-        return _write_all(self.fd, view)
+        try:
+            return _write_all(self.fd, view)
+        except OSError as exc:
+            if exc.filename is None:
+                raise OSError(exc.errno, exc.strerror, self.target) from None
+            raise
 
     def fileno(self) -> int:
         return self.fd
+
+
+@contextlib.contextmanager
+def _buffered(fd: int, target: str) -> Iterator[BinaryIO]:
+    """A buffered binary file over ``fd``, flushed when the block ends; after
+    an exception what is left in its buffer is dropped, not written."""
+    raw = _Raw(fd, target)
+    f = io.BufferedWriter(raw, buffer_size=1 << 16)
+    try:
+        yield f
+        f.flush()
+    except BaseException:
+        raw.dropped = True
+        raise
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            f.close()
 
 
 def _reserve(fd: int, size: int, target: str) -> None:
@@ -154,22 +178,13 @@ def atomic_write(path: str | os.PathLike[str], *, reserve: int | None = None) ->
         mode = stat.S_IMODE(info.st_mode)
     remove_stale_temps(target)
     fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), suffix=".tmp", dir=folder)
-    raw = _Raw(fd)
-    f = io.BufferedWriter(raw, buffer_size=1 << 16)
     try:
-        try:
+        with _buffered(fd, target) as f:
             os.fchmod(fd, mode)
             if reserve is not None:
                 _reserve(fd, reserve, target)
             yield f
-            f.flush()
-            os.fsync(fd)
-        except BaseException:
-            raw.dropped = True
-            raise
-        finally:
-            with contextlib.suppress(OSError, ValueError):
-                f.close()
+        os.fsync(fd)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -186,23 +201,9 @@ def _write_through(target: str) -> Iterator[BinaryIO]:
     """A binary file written straight into ``target``, a file that is not a
     regular one (nothing to replace: what is written is there)."""
     fd = os.open(target, os.O_WRONLY)
-    raw = _Raw(fd)
-    f = io.BufferedWriter(raw, buffer_size=1 << 16)
     try:
-        try:
+        with _buffered(fd, target) as f:
             yield f
-            f.flush()
-        except OSError as exc:
-            raw.dropped = True
-            if exc.filename is None:  # os.write names no file: name the target
-                raise OSError(exc.errno, exc.strerror, target) from None
-            raise
-        except BaseException:
-            raw.dropped = True
-            raise
-        finally:
-            with contextlib.suppress(OSError, ValueError):
-                f.close()
     finally:
         with contextlib.suppress(OSError):
             os.close(fd)
