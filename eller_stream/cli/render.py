@@ -350,24 +350,21 @@ def _grid(p: RenderPlan) -> np.ndarray:
 
 def draw(p: RenderPlan) -> None:
     progress = Progress() if isatty(sys.stderr) else None
-    if p.tiled and p.chunk is not None:  # infinite, open where the plane goes on
+    if p.tiled:
         grid = _grid(p)
         _check_connected(p, grid)
+        plane = p.chunk is not None  # a plane's map: infinite, at absolute tiles, open where it goes on
         write_tiled(
             p.output,
             grid,
             endpoints=p.endpoints,
-            top=False,
-            left=False,
-            infinite=True,
-            first_row=p.start,
-            first_column=p.left,
+            top=not plane,
+            left=not plane,
+            infinite=plane,
+            first_row=p.start if p.band is not None or plane else 0,
+            first_column=p.left if plane else None,
             description=p.description(),
         )
-        return
-    if p.tiled:
-        first = p.start if p.band is not None else 0
-        write_tiled(p.output, _grid(p), endpoints=p.endpoints, first_row=first, description=p.description())
         return
     if p.streamed:
         write_png(
