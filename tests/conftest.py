@@ -1,7 +1,8 @@
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -45,3 +46,21 @@ def numba_answers() -> None:
         maze.rows(0, 24)
         maze.stream(0).take(3)
     _engine.settle()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Any]:
+    """An ``eller-stream serve`` of the module's tests (``serve_support.Server``)."""
+    from serve_support import Server
+
+    s = Server()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless chromium of the module's tests (``browser_support.open_browser``)."""
+    from browser_support import open_browser
+
+    yield from open_browser()

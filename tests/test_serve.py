@@ -9,7 +9,6 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -25,13 +24,6 @@ import eller_stream as es
 from eller_stream.image import image_size
 
 pytestmark = needs_serve
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    s = Server()
-    yield s
-    s.stop()
 
 
 def grid(answer: Any, width: int) -> np.ndarray:

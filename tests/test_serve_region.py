@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
@@ -28,13 +27,6 @@ from eller_stream.image import image_size
 
 pytestmark = needs_serve
 TOP = 2**62
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    s = Server()
-    yield s
-    s.stop()
 
 
 def grid(answer: Any, height: int, width: int) -> np.ndarray:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -20,7 +19,6 @@ from browser_support import (
     Keys,
     needs_browser,
     no_errors,
-    open_browser,
     pixels,
     state,
     wait_for,
@@ -37,18 +35,6 @@ WIDTH, BAND, SEED = 24, 8, 7
 WALL = (0x1D, 0x24, 0x30)
 BACKGROUND = (0xF3, 0xF1, 0xEA)
 TOP = 2**63
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    s = Server()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from open_browser()
 
 
 def settled(browser: Any) -> dict[str, Any]:

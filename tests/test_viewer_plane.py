@@ -7,7 +7,6 @@ keeps the view in the URL, and the banded mode is one choice away."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -17,7 +16,6 @@ from browser_support import (
     Keys,
     needs_browser,
     no_errors,
-    open_browser,
     pixels,
     state,
     wait_for,
@@ -35,18 +33,6 @@ TOP = 2**62
 WALL = (0x1D, 0x24, 0x30)
 FLOOR = (0xFD, 0xFD, 0xF8)
 BORDER = (0x7F, 0xA7, 0xD6)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    s = Server()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from open_browser()
 
 
 def shows(browser: Any, mode: str) -> bool:
