@@ -10,7 +10,8 @@ all see the same load), reported as the median round and the best.
   of 32;
 - the same rows on both cores against one thread, once in this process and
   then in ``--fresh`` new processes (a steady speed-up is one every process
-  gets);
+  gets), each beside the parallel floor kernel (``floor_rows_parallel``: the
+  most two threads of that work get on the machine, in the same rounds);
 - ``loops=0.5, rooms=0.3`` against the plain maze on one thread, width 24
   (4096 rows) and width 80 (2048 rows).
 
@@ -30,7 +31,7 @@ from collections.abc import Callable
 
 import numba
 import numpy as np
-from floor import floor_rows
+from floor import floor_rows, floor_rows_parallel
 
 import eller_stream as es
 from eller_stream import _engine
@@ -55,26 +56,43 @@ def ratio(times: dict[str, list[float]], top: str, bottom: str) -> tuple[float, 
     return statistics.median(per_round), min(times[top]) / min(times[bottom])
 
 
-def two_cores(rounds: int, settle: bool = True) -> tuple[float, float]:
-    """``rows`` of 64 bands of 32 at width 1000: one thread / both, (median, best)."""
+def two_cores(rounds: int, settle: bool = True) -> tuple[float, float, float, float]:
+    """``rows`` of 64 bands of 32 at width 1000, one thread / both, and the
+    same for the parallel floor kernel (the same cells in two runs of rows,
+    nothing shared), interleaved: (median, best) of each."""
     maze = es.InfiniteMaze(1000, 32, 1)
+    floor_out = np.empty((2048, 1000), np.uint8)
     if settle:
         maze.rows(0, 2048)
         _engine.settle()  # the kernels compiled in the background are ready
     threads = numba.get_num_threads()
 
-    def on(n: int) -> Callable[[], object]:
+    def on(n: int, fn: Callable[[], object]) -> Callable[[], object]:
         def run() -> object:
             numba.set_num_threads(n)
             try:
-                return maze.rows(0, 2048)
+                return fn()
             finally:
                 numba.set_num_threads(threads)
 
         return run
 
-    times = rounds_of({"one": on(1), "all": on(threads)}, rounds)
-    return ratio(times, "one", "all")
+    def rows() -> object:
+        return maze.rows(0, 2048)
+
+    def floor() -> object:
+        return floor_rows_parallel(floor_out, np.uint64(1), np.uint64(1 << 31), threads)
+
+    times = rounds_of(
+        {
+            "one": on(1, rows),
+            "all": on(threads, rows),
+            "floor one": on(1, floor),
+            "floor all": on(threads, floor),
+        },
+        rounds,
+    )
+    return ratio(times, "one", "all") + ratio(times, "floor one", "floor all")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -85,8 +103,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-settle", action="store_true", help="time while the kernels still compile")
     args = parser.parse_args(argv)
     if args.two_cores_only:
-        median, best = two_cores(args.rounds, not args.no_settle)
-        print(f"{median:.3f} {best:.3f}")
+        print(" ".join(f"{v:.3f}" for v in two_cores(args.rounds, not args.no_settle)))
         return
     rounds = args.rounds
     layer, threads = numba.config.THREADING_LAYER, numba.get_num_threads()
@@ -127,8 +144,9 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  plain {ns:.2f} ns a cell")
     finally:
         numba.set_num_threads(one)
-    med, best = two_cores(rounds)
+    med, best, f_med, f_best = two_cores(rounds)
     print(f"2 cores / 1, this process: median {med:.2f}x, best {best:.2f}x (goal >= 1.8 in every run)")
+    print(f"  the parallel floor kernel: median {f_med:.2f}x, best {f_best:.2f}x")
     for i in range(args.fresh):
         out = subprocess.run(
             [sys.executable, __file__, "--two-cores-only", "--rounds", str(rounds)],
@@ -136,7 +154,9 @@ def main(argv: list[str] | None = None) -> None:
             text=True,
             check=True,
         ).stdout.split()
-        print(f"2 cores / 1, fresh process {i + 1}: median {float(out[0]):.2f}x, best {float(out[1]):.2f}x")
+        m, b, fm, fb = (float(v) for v in out)
+        floor = f"floor {fm:.2f}x, {fb:.2f}x"
+        print(f"2 cores / 1, fresh process {i + 1}: median {m:.2f}x, best {b:.2f}x; {floor}")
 
 
 if __name__ == "__main__":
