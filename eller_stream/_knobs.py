@@ -22,6 +22,8 @@ import dataclasses
 from dataclasses import field
 from typing import Any, ClassVar, TypeVar
 
+import numpy as np
+
 from ._validate import shown
 
 __all__ = ["Knobs", "check_flag", "knob"]
@@ -43,11 +45,9 @@ def knob(default: Any, check: Any, help: str, whole: bool = False, kind: type = 
 def check_flag(name: str, value: object) -> bool:
     """``value`` as a bool: ``True``/``False`` (numpy's too), or a
     ``TypeError`` naming it (``1`` is not a flag: say ``True``)."""
-    if type(value).__name__ == "bool_":  # numpy's, without importing numpy here
-        return bool(value)
-    if not isinstance(value, bool):
+    if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__}: {shown(value)}")
-    return value
+    return bool(value)
 
 
 class Knobs:

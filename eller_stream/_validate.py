@@ -49,18 +49,6 @@ def shown(value: object) -> str:
         return f"a {type(value).__name__} too long to print"
 
 
-def check_flag(name: str, value: object) -> bool:
-    """``value`` as a bool, or a ``TypeError`` naming ``name`` (a truthy
-    string such as ``'no'`` is not taken for True).
-
-    >>> check_flag("top", False)
-    False
-    """
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {type(value).__name__}: {shown(value)}")
-    return bool(value)
-
-
 def check_probability(name: str, value: object) -> float:
     """Return ``value`` as a float in ``[0, 1]``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):

@@ -64,7 +64,8 @@ from typing import Any
 import numpy as np
 
 from ._atomic import write_bytes
-from ._validate import ROW_LIMIT, check_flag, check_int, check_xml_text
+from ._knobs import check_flag
+from ._validate import ROW_LIMIT, check_int, check_xml_text
 from .analysis import _check_grid, suggest_endpoints
 from .render import tiles
 

@@ -360,6 +360,12 @@ def test_the_knobs_are_declared_once() -> None:
     assert es.Plane(horizontal=-0.0).params.horizontal.hex() == "0x0.0p+0"
 
 
+def test_numpys_bools_are_flags_as_the_banded_mazes_and_tiled_take_them() -> None:
+    # numpy 2 names np.bool_ "bool": a check by type name refused np.True_ as "got bool"
+    assert es.Plane(4, perfect=np.False_).params.perfect is False
+    assert PlaneParams(perfect=np.True_).perfect is True
+
+
 @pytest.mark.parametrize(
     ("make", "error", "message"),
     [
