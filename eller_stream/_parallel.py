@@ -21,7 +21,7 @@ from ._engine import lean_first
 from ._numba import call, load
 from ._stream_base import CALL_CELLS
 
-__all__ = ["alloc", "first_rows", "rows_apart", "run", "scratch"]
+__all__ = ["alloc", "one_thread", "rows_apart", "run", "scratch"]
 
 PARALLEL_CELLS = 1 << 17  # a range of at least this many cells (and two bands) uses every core
 # A band of more cells than this is made on one core, in calls of CALL_CELLS
@@ -107,10 +107,16 @@ def scratch(threads: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
     )
 
 
-def first_rows(scratch: tuple[np.ndarray, ...], width: int) -> tuple[np.ndarray, ...]:
-    """The rows of thread 0 of :func:`scratch`, cut to their lengths."""
-    lefts, rights, doors, parents = scratch
-    return lefts[0, : width + LR_PAD], rights[0, : width + LR_PAD], doors[0, :width], parents[0, : width + 1]
+def one_thread(width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows :func:`scratch` gives a thread, for one thread: plain arrays
+    of those lengths (no line to keep apart; a range of a few bands pays no
+    more for them than for its rows)."""
+    return (
+        np.empty(width + LR_PAD, np.int32),
+        np.empty(width + LR_PAD, np.int32),
+        np.empty(width, np.uint8),
+        np.empty(width + 1, np.int32),
+    )
 
 
 def threads_for(rows: int, band: int, width: int, serial: object = None) -> int:

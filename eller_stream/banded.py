@@ -345,7 +345,7 @@ class InfiniteMaze:
             fill(self._kernel, Sets(row, ones, ones.copy()), out)
             return
         if threads == 1:
-            scratch = par.scratch(1, w)
+            scratch = par.one_thread(w)
         per_call = k * par.bands_per_call(threads, k, w)
         for lo in range(0, out.shape[0], per_call):
             b = (row + lo) // k
@@ -355,7 +355,7 @@ class InfiniteMaze:
                 continue
             ths = self._ths(b, chunk.shape[0] // k)
             if threads == 1:
-                call(engine.bands_rows, chunk, self._key, band, k, ths, *par.first_rows(scratch, w))
+                call(engine.bands_rows, chunk, self._key, band, k, ths, *scratch)
             else:
                 par.run(lk.bands_rows_parallel, chunk, self._key, band, k, ths, *scratch)
 
@@ -373,13 +373,9 @@ class InfiniteMaze:
         """The whole band ``b``, with its rooms and loops: a ``(band, width)`` array."""
         w = self._width
         out = par.alloc((self._band, w), np.uint8, f"a band of {self._band} rows of width {w}")
-        left = np.empty(w + LR_PAD, np.int32)
-        right = np.empty(w + LR_PAD, np.int32)
-        doors = np.empty(w, np.uint8)
-        parent = np.empty(w + 1, np.int32)
         band_u64 = np.uint64(b & _MASK64)
         ths = self._ths(b, 1)
-        call(engine.bands_rows, out, self._key, band_u64, self._band, ths, left, right, doors, parent)
+        call(engine.bands_rows, out, self._key, band_u64, self._band, ths, *par.one_thread(w))
         return out
 
     def _band_part(self, b: int, y: int, out: np.ndarray) -> None:
