@@ -123,17 +123,6 @@ def _choose(
 
 
 @_njit(inline="always")
-def _bits(flat: np.ndarray, at: int, pad: np.ndarray, flag: int) -> np.uint64:
-    """Bit i set where ``flat[at + i] & flag`` (0 past the end of ``flat``)."""
-    if at + 64 <= flat.shape[0]:
-        return bits_of(flat, at, flag)
-    n = flat.shape[0] - at
-    for k in range(64):
-        pad[k] = flat[at + k] if k < n else 0
-    return bits_of(pad, 0, flag)
-
-
-@_njit(inline="always")
 def _west(pl: np.ndarray, p: int, i: int, by: np.uint64) -> np.uint64:
     """Word ``i`` of plane ``p`` moved ``by`` (1 or 2) columns east: each
     cell sees the bit of the cell ``by`` to its west."""
@@ -153,14 +142,10 @@ def _east(pl: np.ndarray, p: int, i: int) -> np.uint64:
 def _or_flags(flat: np.ndarray, at: int, east: np.uint64, south: np.uint64) -> None:
     """``flat[at + i] |= EAST`` where bit i of ``east`` is set, ``SOUTH``
     where bit i of ``south`` is (``flat``: the band's rows, one after
-    another)."""
-    if at + 64 <= flat.shape[0]:  # past the row: the next one's bytes, ORed with nothing
-        or_at_bits(flat, at, east, EAST)
-        or_at_bits(flat, at, south, SOUTH)
-        return
-    for b in range(flat.shape[0] - at):  # the band's last word
-        ub = _U64(b)
-        flat[at + b] |= np.uint8(((east >> ub) & _1) | (((south >> ub) & _1) << _1))
+    another, and 64 bytes more: past the row, the next one's bytes or the
+    padding, ORed with nothing)."""
+    or_at_bits(flat, at, east, EAST)
+    or_at_bits(flat, at, south, SOUTH)
 
 
 @_njit(inline="always")
@@ -168,24 +153,24 @@ def _scan(
     flat: np.ndarray,
     doors: np.ndarray,
     codes: np.ndarray,
-    pad: np.ndarray,
     pl: np.ndarray,
     height: int,
     width: int,
     nw: int,
 ) -> None:
     """The scan of :func:`band_braid`, row by row, on ``nw`` words a row
-    (inlined twice: with ``nw`` 1, a constant, for rows of up to 64 cells)."""
+    (inlined twice: with ``nw`` 1, a constant, for rows of up to 64 cells);
+    ``flat`` (the band's rows) and ``doors`` end with 64 zero bytes."""
     for i in range(nw):
-        pl[i, _NOPEN] = _bits(doors, i * 64, pad, 1)
-        pl[i, _E0] = _bits(flat, i * 64, pad, EAST)
-        pl[i, _S0] = _bits(flat, i * 64, pad, SOUTH)
+        pl[i, _NOPEN] = bits_of(doors, i * 64, 1)
+        pl[i, _E0] = bits_of(flat, i * 64, EAST)
+        pl[i, _S0] = bits_of(flat, i * 64, SOUTH)
     for y in range(height):
         last = y == height - 1
         for i in range(nw):  # the next row's flags, this row's draws and its dead ends
             at = (y + 1) * width + i * 64
-            pl[i, _E1] = _Z if last else _bits(flat, at, pad, EAST)
-            pl[i, _S1] = _Z if last else _bits(flat, at, pad, SOUTH)
+            pl[i, _E1] = _Z if last else bits_of(flat, at, EAST)
+            pl[i, _S1] = _Z if last else bits_of(flat, at, SOUTH)
             at = y * width + i * 64
             pl[i, _OK] = bits_of(codes, at, 1)
             pl[i, _H31] = bits_of(codes, at, 2)
@@ -285,9 +270,14 @@ def band_braid(
         seam_doors(doors, key, _U64(band), th[TH_DOOR_ABOVE])
     lkey = loop_key(key, band)
     nw = (width + 63) // 64
-    pad = np.empty(64, np.uint8)
     pl = np.zeros((nw + 1, _PLANES), np.uint64)  # word i of each plane: pl[i]; then a zero word
-    flat = rows.reshape(-1)
+    n = height * width
+    # The rows and the doors with 64 zero bytes after them: a word of any
+    # row is one 64-byte load or store, the band's last too.
+    flat = np.zeros(n + 64, np.uint8)
+    flat[:n] = rows.reshape(-1)
+    seam = np.zeros(width + 64, np.uint8)
+    seam[:width] = doors
     codes = np.empty(height * width + 64, np.uint8)  # each cell's draw as 4 bits, row by row
     point = draw_point(lkey, _Z)
     for c in range(height * width):  # vectorised: random_bits(lkey, c), a sum a cell
@@ -300,6 +290,7 @@ def band_braid(
             | ((((d >> _S32) - _K3_2) >> _63) << _3)  # k < 2 of three
         )
     if nw == 1:  # the same scan, its loops over words gone
-        _scan(flat, doors, codes, pad, pl, height, width, 1)
+        _scan(flat, seam, codes, pl, height, width, 1)
     else:
-        _scan(flat, doors, codes, pad, pl, height, width, nw)
+        _scan(flat, seam, codes, pl, height, width, nw)
+    rows.reshape(-1)[:] = flat[:n]
