@@ -43,6 +43,8 @@ def test_a_zarr_output_holds_the_rows_and_names_the_maze(tmp_path):
     [
         ([], "needs --band"),
         (["--band", "4", "--solution"], "--solution draws on a picture"),
+        (["--band", "4", "--cell", "3"], "--cell sizes a picture's pixels (.png or .svg); a .zarr output"),
+        (["--chunk", "8", "--wall", "3"], "--wall sizes a picture's pixels"),
         (["--band", "4", "--algorithm", "backtracker"], "takes no --algorithm but eller"),
         (["--band", "4", "--strategy", "newest"], "--strategy applies"),
         (["--band", "1"], "--band: band must be in [2, 65536]"),

@@ -4,6 +4,7 @@ objects land on their cells, infinite maps keep absolute tile rows."""
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import subprocess
@@ -245,6 +246,8 @@ def test_the_cli_writes_a_level(tmp_path, ext):
     [
         (["-o", "level.tmz"], "--output must end in .png, .svg, .tmj, .tmx or .zarr, got 'level.tmz'"),
         (["-o", "level.tmx", "--solution"], "--solution draws on a picture"),
+        (["-o", "level.tmj", "--cell", "4"], "--cell sizes a picture's pixels (.png or .svg); a Tiled map"),
+        (["-o", "level.tmx", "--wall", "1"], "--wall sizes a picture's pixels"),
         (["-o", "no/such/level.tmj"], "--output: cannot write a file at 'no/such/level.tmj'"),
     ],
 )
@@ -261,3 +264,22 @@ def test_the_cli_refuses_in_one_line(tmp_path, args, match):
     assert done.returncode == 2
     assert done.stderr.startswith("eller-stream: error: ") and match in done.stderr
     assert done.stderr.count("\n") == 1 and os.listdir(tmp_path) == []
+
+
+def test_a_maps_description_draws_the_same_map_again(tmp_path):
+    """The description a map records is a command that makes it again (no
+    --cell or --wall in it, which a map refuses)."""
+
+    def render(*args: str) -> None:
+        done = subprocess.run(
+            [sys.executable, "-m", "eller_stream", "render", *args],
+            capture_output=True, text=True, env=ENV, timeout=120, check=False, cwd=tmp_path,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+
+    render("-o", "a.tmj", "--band", "4", "--rows", "6", "--width", "5", "--seed", "3", "--loops", "0.5")
+    description = json.loads((tmp_path / "a.tmj").read_text())["properties"]
+    command = next(p["value"] for p in description if p["name"] == "description").split()
+    assert command[:2] == ["eller-stream", "render"] and "--cell" not in command
+    render("-o", "b.tmj", *command[2:])
+    assert (tmp_path / "a.tmj").read_bytes() == (tmp_path / "b.tmj").read_bytes()

@@ -199,6 +199,13 @@ def check_plane(args: argparse.Namespace) -> None:
         raise UsageError("--chunk draws the plane, --band the banded maze: give one of them")
 
 
+def check_no_pixels(args: argparse.Namespace, what: str) -> None:
+    """Refuse --cell and --wall where no picture is drawn (``what``: what is written instead)."""
+    for flag, value in (("--cell", args.cell), ("--wall", args.wall)):
+        if value is not None:
+            raise UsageError(f"{flag} sizes a picture's pixels (.png or .svg); {what}")
+
+
 def plane_region(args: argparse.Namespace) -> tuple[int, int, int, int]:
     """The region ``y0, y1, x0, x1`` that --start, --rows, --left and
     --width give, checked to lie in the plane's ``[-2**62, 2**62)``."""

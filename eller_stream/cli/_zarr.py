@@ -43,6 +43,7 @@ def _check(args: argparse.Namespace) -> tuple[str, InfiniteMaze | Plane, int, in
     for flag, on in (("--endpoints", args.endpoints), ("--solution", args.solution)):
         if on:
             raise UsageError(f"{flag} draws on a picture: a .zarr output holds the rows only")
+    opt.check_no_pixels(args, "a .zarr output holds the rows only")
     if os.path.lexists(path) and not _is_maze_store(path):
         raise UsageError(f"--output: {args.output!r} exists and is not a store of maze rows")
     folder = os.path.dirname(path)

@@ -51,8 +51,8 @@ parameters (a PNG tEXt chunk, SVG <metadata>).  Pictures larger than PNG's
 draw, are refused before anything is drawn.  A Tiled map (.tmj or .tmx) has
 a tile layer of walls and floors and, with --endpoints, the start and end
 as objects; with --band its rows keep their numbers from --start (the map
-property first_row); --cell and --wall do not apply to it, --solution is
-refused.  --chunk draws the region of the plane (es.Plane) whose first row
+property first_row); --cell, --wall and --solution are refused (as for a .zarr
+store).  --chunk draws the region of the plane (es.Plane) whose first row
 is --start and first column --left, --rows by --width cells, its knobs
 --perfect/--no-perfect, --horizontal, --vertical; a picture closes its
 border, a Tiled map of it is infinite, its tiles at their absolute rows and
@@ -81,10 +81,9 @@ def parser() -> Parser:
     p.add_argument("--strategy", help="Growing Tree strategy or mix (newest)")
     opt.add_seed(p)
     opt.add_probabilities(p, "Eller's horizontal probability (0.5)", "Eller's vertical probability (0.5)")
-    p.add_argument("--cell", type=opt.option_int("cell", 1, 1000), default=8, help="cell size in pixels (8)")
-    p.add_argument(
-        "--wall", type=opt.option_int("wall", 1, 1000), default=2, help="wall thickness in pixels (2)"
-    )
+    # None when not given: a Tiled map or a .zarr store refuses them (they size a picture's pixels)
+    p.add_argument("--cell", type=opt.option_int("cell", 1, 1000), help="cell size in pixels (8)")
+    p.add_argument("--wall", type=opt.option_int("wall", 1, 1000), help="wall thickness in pixels (2)")
     p.add_argument("--endpoints", action="store_true", help="open the suggested start and end in the wall")
     p.add_argument("--solution", action="store_true", help="draw the path between them (implies --endpoints)")
     opt.add_banded(p)
@@ -154,7 +153,8 @@ class RenderPlan:
                 params.append(f"--schedule {shown}")
         if self.algorithm == "growing-tree":
             params.append(f"--strategy {self.strategy}")
-        params += [f"--cell {self.cell}", f"--wall {self.wall}"]
+        if not self.tiled:  # a map has no pixels
+            params += [f"--cell {self.cell}", f"--wall {self.wall}"]
         params += [
             flag for flag, on in (("--endpoints", self.endpoints), ("--solution", self.solution)) if on
         ]
@@ -260,6 +260,8 @@ def plan(args: argparse.Namespace) -> RenderPlan:
     """Check every option before anything is drawn."""
     ext = _check_output(args.output)
     _check_algorithm(args)
+    if ext in (".tmj", ".tmx"):
+        opt.check_no_pixels(args, "a Tiled map has a tile a cell or wall")
     p = RenderPlan(
         output=args.output,
         svg=ext == ".svg",
@@ -271,8 +273,8 @@ def plan(args: argparse.Namespace) -> RenderPlan:
         horizontal=0.5 if args.horizontal is None else args.horizontal,
         vertical=0.5 if args.vertical is None else args.vertical,
         strategy="newest" if args.strategy is None else args.strategy,
-        cell=args.cell,
-        wall=args.wall,
+        cell=8 if args.cell is None else args.cell,
+        wall=2 if args.wall is None else args.wall,
         endpoints=args.endpoints,
         solution=args.solution,
         band=args.band,
