@@ -80,7 +80,7 @@ def _cuts(plane: Plane, bounds: Bounds, shape: tuple[int, int], aligned: bool) -
 
 
 def _sizes(rows: dio.Cuts, cols: dio.Cuts) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    remedy = "larger chunks"
+    remedy = "larger chunks=(rows, columns)"  # the argument that fixes it
     sizes = rows.sizes("rows", remedy), cols.sizes("columns", remedy)
     if len(sizes[0]) * len(sizes[1]) > MAX_CHUNKS:
         raise ValueError(f"the region makes over {MAX_CHUNKS} chunks: give {remedy}")

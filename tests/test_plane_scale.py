@@ -163,9 +163,13 @@ M = es.InfiniteMaze(6, band=4, seed=1)
         (
             lambda: es.to_dask(P, 0, 2**26, 0, 2**26, chunks=4),
             ValueError,
-            "over 16777216 chunks: give larger",
+            r"over 16777216 chunks: give larger chunks=\(rows, columns\)",
         ),
-        (lambda: es.to_dask(P, 0, 2**15, 0, 2**14, chunks=4), ValueError, "the region makes over 16777216"),
+        (
+            lambda: es.to_dask(P, 0, 2**15, 0, 2**14, chunks=4),
+            ValueError,
+            r"the region makes over 16777216 chunks: give larger chunks=\(",
+        ),
         (lambda: es.plane_chunks("plane", 0, 5, 0, 5), TypeError, "plane must be a Plane, got str"),
         (lambda: es.write_zarr("x.zarr", P, 0, 5), TypeError, "a plane takes its columns too"),
         (lambda: es.write_zarr(3, P, 0, 5, 0, 5), TypeError, "path must be"),
