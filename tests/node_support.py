@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import pytest
 
@@ -20,14 +21,19 @@ JS = Path(__file__).resolve().parent / "js"
 
 
 class NodeLines:
-    """One node process running ``tests/js/<script>``, asked a line at a time."""
+    """One node process running ``tests/js/<script>``, asked a line at a time
+    (``env``: more of its environment, as ``ELLER_STREAM_WASM``)."""
 
     script = ""
+    env: ClassVar[dict[str, str]] = {}
 
     def __init__(self) -> None:
         assert NODE is not None
         command = [NODE, str(JS / self.script)]
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        env = {**os.environ, **self.env}
+        self.proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
 
     def send(self, message: dict[str, Any]) -> dict[str, Any]:
         assert self.proc.stdin is not None and self.proc.stdout is not None

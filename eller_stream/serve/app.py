@@ -8,7 +8,7 @@
   the limits.
 - ``GET /``: the viewer; ``/viewer.js`` and ``/eller_stream.mjs`` its scripts
   (the second is the JavaScript module, for games too, which imports
-  ``/_core.mjs`` and ``/plane.mjs``).
+  ``/_core.mjs``, ``/plane.mjs`` and ``/_wasm.mjs``).
 
 A bad request is a 400 (an unknown path a 404, another method a 405), each
 with a JSON body ``{"error": ..., "parameter": ...}``; every answer allows
@@ -54,9 +54,10 @@ STATIC = {
     "/plane_view.js": ("plane_view.js", "text/javascript; charset=utf-8"),
     "/numbers.js": ("numbers.js", "text/javascript; charset=utf-8"),
     "/eller_stream.mjs": ("eller_stream.mjs", "text/javascript; charset=utf-8"),
-    # the modules eller_stream.mjs imports (its primitives and the plane)
+    # the modules eller_stream.mjs imports (its primitives, the plane, the primitives' WebAssembly)
     "/_core.mjs": ("_core.mjs", "text/javascript; charset=utf-8"),
     "/plane.mjs": ("plane.mjs", "text/javascript; charset=utf-8"),
+    "/_wasm.mjs": ("_wasm.mjs", "text/javascript; charset=utf-8"),
 }
 MAX_FIELDS = 32
 

@@ -1,16 +1,15 @@
 // Checks clients/js/eller_stream.mjs against every conformance vector.
 // Usage: node tests/js/check_vectors.mjs VECTORS.json...  Prints one JSON line:
-// {"checked": N, "failures": [...]}; exits 1 on a failure. ELLER_STREAM_MODULE,
-// if set, is the path of another module to check (the tests check that a
-// module which rounds half up fails the vectors made to catch it).
+// {"checked": N, "failures": [...], "wasm": whether its WebAssembly was in
+// use}; exits 1 on a failure. ELLER_STREAM_MODULE, if set, is the path of
+// another module to check (the tests check that a module which rounds half
+// up fails the vectors made to catch it); ELLER_STREAM_WASM=0 checks its
+// plain JavaScript (_module.mjs).
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { module, wasm } from "./_module.mjs";
 
-const modulePath = process.env.ELLER_STREAM_MODULE;
-const { closingRow, rows, seedKey } = await import(
-  modulePath ? pathToFileURL(modulePath).href : "../../clients/js/eller_stream.mjs"
-);
+const { closingRow, rows, seedKey } = module;
 
 const sha = (bytes) => createHash("sha256").update(bytes).digest("hex");
 const hex = (bytes) => Buffer.from(bytes).toString("hex");
@@ -44,5 +43,5 @@ for (const file of process.argv.slice(2)) {
     checked++;
   });
 }
-console.log(JSON.stringify({ checked, failures }));
+console.log(JSON.stringify({ checked, failures, wasm }));
 process.exit(failures.length ? 1 : 0);

@@ -3,15 +3,13 @@
 // and the rest, _revive.mjs). One answer a line on stdout, {"answers": [...]},
 // one for each call, in order: {"hex": "<the region's bytes>"} or {"cells":
 // "<cellsMade>"}, or {"error": "<message>", "kind": "RangeError"}.
-// ELLER_STREAM_MODULE, if set, is the path of another module to ask.
+// ELLER_STREAM_MODULE, if set, is the path of another module to ask;
+// ELLER_STREAM_WASM=0 asks its plain JavaScript (_module.mjs).
 import { createInterface } from "node:readline";
-import { pathToFileURL } from "node:url";
+import { module } from "./_module.mjs";
 import { revive } from "./_revive.mjs";
 
-const modulePath = process.env.ELLER_STREAM_MODULE;
-const { cellsMade, region } = await import(
-  modulePath ? pathToFileURL(modulePath).href : "../../clients/js/eller_stream.mjs"
-);
+const { cellsMade, region } = module;
 const CALLS = {
   region: (args) => ({ hex: Buffer.from(region(...args)).toString("hex") }),
   cellsMade: (args) => ({ cells: String(cellsMade(...args)) }),

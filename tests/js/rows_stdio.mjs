@@ -1,8 +1,11 @@
 // One request a line on stdin, {"params": {...}, "start": "..", "stop": ".."}
 // (seed, start, stop as decimal strings): one answer a line on stdout,
-// {"hex": "<the rows' bytes>"} or {"error": "<message>"}.
+// {"hex": "<the rows' bytes>"} or {"error": "<message>"}. ELLER_STREAM_WASM=0
+// asks the module's plain JavaScript (_module.mjs).
 import { createInterface } from "node:readline";
-import { rows } from "../../clients/js/eller_stream.mjs";
+import { module } from "./_module.mjs";
+
+const { rows } = module;
 
 for await (const line of createInterface({ input: process.stdin })) {
   let answer;

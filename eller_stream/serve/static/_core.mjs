@@ -1,10 +1,17 @@
 // _core.mjs: what eller_stream.mjs (the rows) and plane.mjs (the plane) share,
 // from docs/spec.md sections 1 to 4: the flags, the mixer, keys, draws,
-// thresholds, the checks of arguments and Eller's sets of a row.
+// thresholds, the checks of arguments, and Eller's sets and rows.
 //
 // 64-bit words are pairs of 32-bit halves (hi, lo) on the per-cell paths;
 // BigInt only where a value is computed once per band, chunk or call (a
 // row's draws go on from the row before's: drawsFrom, drawNext).
+//
+// Where WebAssembly runs, the draws and Eller's plain rows are made by
+// kernels.wat (embedded by _wasm.mjs; native 64-bit words), else by the
+// plain JavaScript here: the same numbers, the same decisions, the same
+// bytes (useWasm(false) picks the plain one).
+
+import { WASM } from "./_wasm.mjs";
 
 export const EAST = 1;
 export const SOUTH = 2;
@@ -54,6 +61,7 @@ const MIX_LO = new Uint32Array(1);
 
 /** SplitMix64's finaliser on a BigInt in [0, 2**64). */
 export function mix64(z) {
+  if (wasm !== null) return BigInt.asUintN(64, wasm.mix(z));
   mixInto(Number(z >> 32n), Number(z & 0xffffffffn), MIX_HI, MIX_LO, 0);
   return (BigInt(MIX_HI[0]) << 32n) | BigInt(MIX_LO[0]);
 }
@@ -65,6 +73,7 @@ export function seedKey(seed) {
 
 /** The salted key of part `index` (any BigInt, taken modulo 2**64; spec 2.3). */
 export function salted(key, index, salt) {
+  if (wasm !== null) return BigInt.asUintN(64, wasm.salted(key, index, salt));
   return mix64(key ^ mix64(((index & M64) * GOLDEN + salt) & M64));
 }
 
@@ -80,6 +89,10 @@ export function drawsFrom(k, i0) {
 
 /** The next `n` draws of the stream `at` into hi[], lo[] (Uint32Arrays); `at` moves past them. */
 export function drawNext(at, n, hi, lo) {
+  if (wasm !== null) {
+    wasmNext(at, n, hi, lo);
+    return;
+  }
   let zh = at[0];
   let zl = at[1];
   for (let i = 0; i < n; i++) {
@@ -90,6 +103,84 @@ export function drawNext(at, n, hi, lo) {
   }
   at[0] = zh;
   at[1] = zl;
+}
+
+// ---------------------------------------------------------------- WebAssembly
+// kernels.wat's memory: z after a call's last draw (byte 0), then the sets
+// and draws of the rows being made (rowState: WIDE cells at most), the
+// draws made for arrays elsewhere (a chunk of WIDE at a time), and the
+// bytes of the rows the kernel makes.
+const WIDE = 4096;
+const AT = { left: 64, right: 64 + 4 * WIDE, lo: 64 + 8 * WIDE, hi: 64 + 12 * WIDE };
+const TMP = { lo: 64 + 16 * WIDE, hi: 64 + 20 * WIDE };
+const OUT = 64 + 24 * WIDE;
+const OUT_BYTES = 65536;
+let wasm = null; // {fill, rows, sweep, mix, salted, buffer, z, lo, hi, out, ...} while the kernels are in use
+let wasmMade = null; // made once, on the first useWasm(true)
+
+function makeWasm() {
+  try {
+    const code = Uint8Array.from(atob(WASM), (ch) => ch.charCodeAt(0));
+    const { exports } = new WebAssembly.Instance(new WebAssembly.Module(code));
+    const buffer = exports.memory.buffer; // never grown: the views stay valid
+    return {
+      fill: exports.fill,
+      rows: exports.rows,
+      sweep: exports.sweep,
+      mix: exports.mix,
+      salted: exports.salted,
+      buffer,
+      z: new Int32Array(buffer, 0, 2), // low half, high half
+      lo: new Uint32Array(buffer, TMP.lo, WIDE),
+      hi: new Uint32Array(buffer, TMP.hi, WIDE),
+      out: new Uint8Array(buffer, OUT, OUT_BYTES),
+      m: -1, // views of the first m draws of lo, hi, kept for the next call of that size
+      loM: null,
+      hiM: null,
+    };
+  } catch {
+    return null; // no WebAssembly here (or not allowed): the plain JavaScript
+  }
+}
+
+/**
+ * useWasm(false): the draws and rows by plain JavaScript; useWasm(true): by
+ * WebAssembly where it runs (the default). The bytes are the same either
+ * way. Takes effect from the next call of rows or region; returns whether
+ * the WebAssembly is in use.
+ */
+export function useWasm(on) {
+  if (on && wasmMade === null) wasmMade = makeWasm();
+  wasm = on ? wasmMade : null;
+  return wasm !== null;
+}
+useWasm(true);
+
+// z after the kernel's last call, as drawsFrom's halves, into at
+function wasmAt(at) {
+  at[0] = wasm.z[1];
+  at[1] = wasm.z[0];
+}
+
+function wasmNext(at, n, hi, lo) {
+  const { fill, buffer } = wasm;
+  if (lo.buffer === buffer && hi.buffer === buffer) {
+    fill(at[0], at[1], n, lo.byteOffset, hi.byteOffset); // a rowState's: made in place
+    wasmAt(at);
+    return;
+  }
+  for (let done = 0; done < n; done += WIDE) {
+    const m = Math.min(n - done, WIDE);
+    fill(at[0], at[1], m, TMP.lo, TMP.hi);
+    wasmAt(at);
+    if (m !== wasm.m) {
+      wasm.m = m;
+      wasm.loM = wasm.lo.subarray(0, m);
+      wasm.hiM = wasm.hi.subarray(0, m);
+    }
+    lo.set(wasm.loM, done);
+    hi.set(wasm.hiM, done);
+  }
 }
 
 /** Draws `n` numbers draw(k, i0 .. i0 + n - 1) into hi[], lo[] (Uint32Arrays). */
@@ -166,97 +257,162 @@ export function floorDiv(a, k) {
 }
 
 // ---------------------------------------------------------------- sets
-/**
- * The sets of one row (spec 3): union-find over cell labels, relabelled
- * 0 .. width - 1 each row so that the arrays stay `width` long.
- */
-export class Sets {
-  constructor(width) {
-    this.width = width;
-    this.label = new Int32Array(width);
-    this.parent = new Int32Array(width);
-    this.next = new Int32Array(width);
-    this.map = new Int32Array(width);
-    this.reset();
-  }
+// The sets of a row (spec 3) as circular doubly linked lists of their cells
+// in left-to-right order, Eller's own L/R arrays (as the package's kernel,
+// eller_stream/_eller_kernels.py): left[x], right[x] are the previous and
+// next cell of x's set, wrapping around. Sets never cross, so
+//   * x and x + 1 share a set exactly when left[x + 1] === x, and
+//   * joining them is a constant-time splice that keeps every list sorted.
+// A cell whose south wall closes leaves its set's list (the cell below it
+// starts a set of its own); a cell alone in its list (left[x] === x) is its
+// set's last way down: it cannot close. Within a row, once cell x's east
+// wall is decided, every cell of x's set right of x is in x's list: so the
+// sweep decides x's south wall there, with the same outcome as after all
+// the row's joins.
 
-  reset() {
-    for (let x = 0; x < this.width; x++) {
-      this.label[x] = x;
-      this.parent[x] = x;
-    }
-  }
-
-  find(x) {
-    const parent = this.parent;
-    let a = this.label[x];
-    while (parent[a] !== a) {
-      parent[a] = parent[parent[a]];
-      a = parent[a];
-    }
-    return a;
-  }
-
-  join(a, b) {
-    this.parent[b] = a;
-  }
-
-  // every cell's root (once the row's joins are done: the steps after them read these)
-  roots(root) {
-    for (let x = 0; x < this.width; x++) root[x] = this.find(x);
-  }
-
-  // the next row's sets from this row's SOUTH flags (out[base .. base + width)) and roots
-  descend(out, base, root) {
-    const w = this.width;
-    this.map.fill(-1);
-    let fresh = 0;
-    for (let x = 0; x < w; x++) {
-      if (out[base + x] & SOUTH) {
-        const r = root[x];
-        if (this.map[r] < 0) this.map[r] = fresh++;
-        this.next[x] = this.map[r];
-      } else {
-        this.next[x] = -1;
-      }
-    }
-    for (let x = 0; x < w; x++) {
-      this.label[x] = this.next[x] < 0 ? fresh++ : this.next[x];
-      this.parent[x] = x;
-    }
+/** Sets of one cell each: left[x] = right[x] = x for x < w. */
+export function singletons(left, right, w) {
+  for (let x = 0; x < w; x++) {
+    left[x] = x;
+    right[x] = x;
   }
 }
 
-/** The south step's "a cell further right" (spec 4 step 2): last[root] = the set's last x. */
-export function lastCells(root, w, last) {
-  for (let x = 0; x < w; x++) last[root[x]] = x;
+/** Splice x + 1's set (its cell before x + 1: a) into x's set. */
+export function join(left, right, x, a) {
+  const b = right[x];
+  right[a] = b;
+  left[b] = a;
+  right[x] = x + 1;
+  left[x + 1] = x;
+}
+
+/** Take cell x (its previous cell in its list: lx) out of its set's list. */
+export function leave(left, right, x, lx) {
+  const rx = right[x];
+  right[lx] = rx;
+  left[rx] = lx;
+  left[x] = x;
+  right[x] = x;
 }
 
 /**
- * The east walls of row `base / w` (spec 4 step 1) for x = 0 .. w - 2: the
- * sets of cells x and x + 1 joined, EAST set, where they differ and lo[x] passes J.
+ * One Eller row (spec 4) into out[base .. base + w) (assigned: EAST, SOUTH),
+ * from the sets left/right (then the next row's): cell x joins x + 1's set
+ * when lo[x] < J and the sets differ, and closes its south wall when
+ * hi[x] >= O unless it is alone in its list.
  */
-export function eastWalls(sets, w, lo, J, out, base) {
-  let a = sets.find(0); // the root of cell x, carried along the row
+export function ellerRow(left, right, w, lo, hi, J, O, out, base) {
+  const last = w - 1;
+  for (let x = 0; x < last; x++) {
+    let f = SOUTH;
+    const a = left[x + 1];
+    if (a !== x && lo[x] < J) {
+      join(left, right, x, a);
+      f = EAST | SOUTH;
+    }
+    const lx = left[x];
+    if (lx !== x && hi[x] >= O) {
+      leave(left, right, x, lx);
+      f = f & EAST;
+    }
+    out[base + x] = f;
+  }
+  const lx = left[last];
+  if (lx !== last && hi[last] >= O) {
+    leave(left, right, last, lx);
+    out[base + last] = 0;
+  } else {
+    out[base + last] = SOUTH;
+  }
+}
+
+/** The east walls of a row alone (spec 4 step 1): EAST ORed in where x joins x + 1's set. */
+export function eastJoins(left, right, w, lo, J, out, base) {
   for (let x = 0; x < w - 1; x++) {
-    const b = sets.find(x + 1);
-    if (a !== b && lo[x] < J) {
+    const a = left[x + 1];
+    if (a !== x && lo[x] < J) {
+      join(left, right, x, a);
       out[base + x] |= EAST;
-      sets.join(a, b);
-    } else {
-      a = b;
     }
   }
 }
 
-/** Eller's closing row (spec 4): every two neighbouring sets joined. */
-export function closeRow(sets, w, out, base) {
+/** Eller's closing row (spec 4): every two neighbouring sets joined (EAST ORed in). */
+export function closeRow(left, right, w, out, base) {
   for (let x = 0; x < w - 1; x++) {
-    const a = sets.find(x);
-    const b = sets.find(x + 1);
-    if (a !== b) {
+    const a = left[x + 1];
+    if (a !== x) {
+      join(left, right, x, a);
       out[base + x] |= EAST;
-      sets.join(a, b);
     }
+  }
+}
+
+// ---------------------------------------------------------------- rows, in WebAssembly or not
+/**
+ * The sets and draws of rows of width w, {w, left, right, lo, hi, inWasm}:
+ * views of the kernels' memory when they are in use and w <= WIDE (their
+ * rows are then made there; one call of rows or region at a time, as
+ * JavaScript runs them), else arrays of their own. The sets start as one
+ * cell each.
+ */
+export function rowState(w) {
+  const inWasm = wasm !== null && w <= WIDE;
+  const buffer = inWasm ? wasm.buffer : null;
+  const s = {
+    w,
+    inWasm,
+    left: inWasm ? new Int32Array(buffer, AT.left, w) : new Int32Array(w),
+    right: inWasm ? new Int32Array(buffer, AT.right, w) : new Int32Array(w),
+    lo: inWasm ? new Uint32Array(buffer, AT.lo, w) : new Uint32Array(w),
+    hi: inWasm ? new Uint32Array(buffer, AT.hi, w) : new Uint32Array(w),
+    made: inWasm ? new Uint8Array(buffer, OUT, w) : null, // the row sweep made
+  };
+  singletons(s.left, s.right, w);
+  return s;
+}
+
+/** The next row's draws of the stream `at` into s.lo, s.hi. */
+export function nextDraws(s, at) {
+  if (s.inWasm && wasm !== null) {
+    wasm.fill(at[0], at[1], s.w, AT.lo, AT.hi);
+    wasmAt(at);
+  } else {
+    drawNext(at, s.w, s.hi, s.lo);
+  }
+}
+
+/** An Eller row (ellerRow) from the sets of s and its draws s.lo, s.hi, into out[base ..]. */
+export function sweep(s, J, O, out, base) {
+  if (s.inWasm && wasm !== null) {
+    wasm.sweep(s.w, J, O, AT.left, AT.right, AT.lo, AT.hi, OUT);
+    out.set(s.made, base);
+  } else {
+    ellerRow(s.left, s.right, s.w, s.lo, s.hi, J, O, out, base);
+  }
+}
+
+/**
+ * `n` Eller rows (ellerRow) from the sets of s, with the next n * w draws
+ * of the stream `at`, into out[base ..] (null: made, not kept).
+ */
+export function ellerRows(s, at, n, J, O, out, base) {
+  const w = s.w;
+  if (s.inWasm && wasm !== null) {
+    const most = Math.floor(OUT_BYTES / w);
+    for (let done = 0; done < n; done += most) {
+      const m = Math.min(n - done, most);
+      wasm.rows(at[0], at[1], w, m, J, O, AT.left, AT.right, AT.lo, AT.hi, OUT);
+      wasmAt(at);
+      if (out !== null) out.set(wasm.out.subarray(0, m * w), base + done * w);
+    }
+    return;
+  }
+  const row = out === null ? new Uint8Array(w) : null;
+  for (let y = 0; y < n; y++) {
+    nextDraws(s, at);
+    if (out === null) ellerRow(s.left, s.right, w, s.lo, s.hi, J, O, row, 0);
+    else ellerRow(s.left, s.right, w, s.lo, s.hi, J, O, out, base + y * w);
   }
 }

@@ -10,9 +10,9 @@
 // Without `band`, the plain Eller stream's rows, counted from 0. The plane's
 // `region` (plane.mjs) is re-exported here; both use _core.mjs's primitives.
 
-export { EAST, SOUTH, mix64, seedKey, threshold } from "./_core.mjs";
+export { EAST, SOUTH, mix64, seedKey, threshold, useWasm } from "./_core.mjs";
 export { region, cellsMade, PLANE_DEFAULTS, MAX_CHUNK, MAX_MADE, PLANE_LOW, PLANE_HIGH } from "./plane.mjs";
-import { EAST, SOUTH, M64, GOLDEN, Sets, bytes, closeRow, draw, draws, drawsFrom, drawNext, eastWalls, fail, floorDiv, intIn, lastCells, mix64, pick, salted, seedKey, threshold, unit } from "./_core.mjs";
+import { EAST, SOUTH, M64, bytes, closeRow, draw, draws, drawsFrom, drawNext, eastJoins, ellerRows, fail, floorDiv, intIn, join, leave, nextDraws, pick, rowState, salted, seedKey, singletons, sweep, threshold, unit } from "./_core.mjs";
 
 export const MAX_WIDTH = 2 ** 31 - 2;
 export const MAX_BAND = 65536;
@@ -124,36 +124,19 @@ function eller(p, start, stop, closing) {
   const J = threshold(p.own.horizontal);
   const O = threshold(p.own.vertical);
   const out = closing ? null : bytes((stop - start) * BigInt(w), `stop - start = ${stop - start} rows of width ${w}`);
-  const row = new Uint8Array(w);
-  const hi = new Uint32Array(w);
-  const lo = new Uint32Array(w);
-  const last = new Int32Array(w);
-  const root = new Int32Array(w);
-  const opened = new Uint8Array(w);
-  const sets = new Sets(w);
+  const s = rowState(w);
   const at = drawsFrom(key, 0n); // cell y * width + x draws number y * width + x
   // rows as Numbers: stop * width <= MAX_ELLER_CELLS, so both are safe integers
   const [first, end] = [Number(start), Number(stop)];
-  for (let y = 0; y < end; y++) {
-    row.fill(0);
-    drawNext(at, w, hi, lo);
-    eastWalls(sets, w, lo, J, row, 0);
-    sets.roots(root);
-    lastCells(root, w, last);
-    opened.fill(0);
-    for (let x = 0; x < w; x++) {
-      const r = root[x];
-      if ((last[r] > x || opened[r]) && hi[x] >= O) continue;
-      row[x] |= SOUTH;
-      opened[r] = 1;
-    }
-    if (!closing && y >= first) out.set(row, (y - first) * w);
-    sets.descend(row, 0, root);
+  if (closing) {
+    ellerRows(s, at, end, J, O, null, 0);
+    const close = new Uint8Array(w);
+    closeRow(s.left, s.right, w, close, 0);
+    return close;
   }
-  if (!closing) return out;
-  const close = new Uint8Array(w);
-  closeRow(sets, w, close, 0);
-  return close;
+  ellerRows(s, at, first, J, O, null, 0); // the rows before start: made, not kept
+  ellerRows(s, at, end - first, J, O, out, 0);
+  return out;
 }
 
 // ---------------------------------------------------------------- the banded maze
@@ -175,6 +158,17 @@ function seamDoors(w, key, seam, doors) {
   return door;
 }
 
+// whether a room (top, left, h, rw) keeps a cell from each of the rooms placed (4 numbers a room)
+function apart(placed, top, left, h, rw) {
+  for (let i = 0; i < placed.length; i += 4) {
+    const t = placed[i];
+    const l = placed[i + 1];
+    if (!(top + h < t || t + placed[i + 2] < top || left + rw < l || l + placed[i + 3] < left)) return false;
+  }
+  return true;
+}
+
+// the rooms of band b (spec 5.2), 4 numbers a room: top, left, height, width
 function placeRooms(w, K, key, b, rooms) {
   const R = K - 2;
   const T = (BigInt(K) * BigInt(w) * BigInt(threshold(rooms))) >> 32n;
@@ -184,122 +178,166 @@ function placeRooms(w, K, key, b, rooms) {
   const wmax = Math.min(w, 8);
   const placed = [];
   let total = 0n;
-  const attempts = 16n + T / 5n;
-  for (let i = 0n; i < attempts; i++) {
-    const size = mix64((m + ((2n * i) & M64) * GOLDEN) & M64);
-    const place = mix64((m + ((2n * i + 1n) & M64) * GOLDEN) & M64);
-    const h = 2 + pick(Number(size & 0xffffffffn), hmax - 1);
-    const rw = 2 + pick(Number(size >> 32n), wmax - 1);
-    const top = pick(Number(place & 0xffffffffn), R - h + 1);
-    const left = pick(Number(place >> 32n), w - rw + 1);
-    const apart = placed.every(([t, l, hh, ww]) => top + h < t || t + hh < top || left + rw < l || l + ww < left);
-    if (!apart) continue;
-    placed.push([top, left, h, rw]);
+  const attempts = Number(16n + T / 5n); // below 2**53: T <= MAX_BAND * MAX_WIDTH
+  // attempt i draws numbers 2i (its size) and 2i + 1 (its place) of m, made 256 attempts at a time
+  const at = drawsFrom(m, 0n);
+  const hi = new Uint32Array(512);
+  const lo = new Uint32Array(512);
+  for (let i = 0; i < attempts; i++) {
+    const j = 2 * (i % 256);
+    if (j === 0) drawNext(at, 512, hi, lo);
+    const h = 2 + pick(lo[j], hmax - 1);
+    const rw = 2 + pick(hi[j], wmax - 1);
+    const top = pick(lo[j + 1], R - h + 1);
+    const left = pick(hi[j + 1], w - rw + 1);
+    if (!apart(placed, top, left, h, rw)) continue;
+    placed.push(top, left, h, rw);
     total += BigInt(h * rw);
     if (total >= T) break;
   }
   return placed;
 }
 
-// the room number of each cell of rows 0 .. K - 3 (-1: none), and whether it is a room's first row
-function roomMap(w, K, placed) {
-  const room = new Int32Array(K * w).fill(-1);
-  const first = new Uint8Array(K * w);
-  placed.forEach(([top, left, h, rw], i) => {
+// What a band's rooms ask of each cell of rows 0 .. K - 3, a bit each (as the
+// package's _room_kernels): IN_EAST, IN_SOUTH (the wall lies inside a room:
+// open), ABOVE_TOP (above a room's top row: its south wall opens only when
+// it must, so that a set enters a room at most once), TOP_EAST (in a room's
+// top row, its east wall inside the room: its set joins the next cell's
+// before the sweep); meets[y] = 1 for a row with any of them.
+const IN_EAST = EAST;
+const IN_SOUTH = SOUTH;
+const ABOVE_TOP = 4;
+const TOP_EAST = 8;
+
+function roomCells(w, K, placed) {
+  const cells = new Uint8Array(K * w);
+  const meets = new Uint8Array(K);
+  for (let i = 0; i < placed.length; i += 4) {
+    const [top, left, h, rw] = placed.slice(i, i + 4);
     for (let y = top; y < top + h; y++) {
+      meets[y] = 1;
       for (let x = left; x < left + rw; x++) {
-        room[y * w + x] = i;
-        if (y === top) first[y * w + x] = 1;
+        const east = x < left + rw - 1 ? IN_EAST | (y === top ? TOP_EAST : 0) : 0;
+        cells[y * w + x] |= east | (y < top + h - 1 ? IN_SOUTH : 0);
       }
     }
-  });
-  return { room, first };
+    if (top > 0) {
+      meets[top - 1] = 1;
+      for (let x = left; x < left + rw; x++) cells[(top - 1) * w + x] |= ABOVE_TOP;
+    }
+  }
+  return { cells, meets };
 }
 
-function band(p, key, b, own, doorsAbove, out) {
+// a row that meets a room (its draws made): its room tops joined first
+// (each cell from a different set), then Eller's sweep, where a wall inside
+// a room is open (the room is one set: its east walls join nothing) and a
+// cell above a room's top closes whenever it may. Each cell's draws are
+// decided first, as the package's _room_kernels do, into what the sweep
+// reads with both thresholds 1: lo 0 when x may join, hi 1 when it may close.
+function roomRow(s, w, J, O, cells, out, base) {
+  const { left, lo, hi } = s;
+  for (let x = 0; x < w - 1; x++) if (cells[base + x] & TOP_EAST) join(left, s.right, x, left[x + 1]);
+  for (let x = 0; x < w; x++) {
+    const c = cells[base + x]; // (no branch on a draw: a third of the row's time, mispredicted)
+    lo[x] = (lo[x] >= J) | 0;
+    hi[x] = (((hi[x] >= O) & ~(c >> 1)) | (c >> 2)) & 1; // IN_SOUTH is bit 1, ABOVE_TOP bit 2
+  }
+  sweep(s, 1, 1, out, base);
+  for (let x = 0; x < w; x++) out[base + x] |= cells[base + x] & IN_EAST;
+}
+
+// the penultimate row: no set opens downward in two door columns (a cell in
+// a door column closes when its set already opened in one). Every east wall
+// first (a later join can bring a set that opened in a door further left),
+// then the south walls: left[x] is then the nearest cell left of x that
+// opened in x's set (or the set's last cell), and flags[] tells whether
+// the set had opened in a door column by that cell.
+function penultimateRow(s, w, J, O, door, out, base) {
+  const { left, right, lo, hi, flags } = s;
+  eastJoins(left, right, w, lo, J, out, base);
+  for (let x = 0; x < w; x++) {
+    const lx = left[x];
+    const flag = lx < x ? flags[lx] : 0;
+    if (lx !== x && (hi[x] >= O || (door[x] & flag))) leave(left, right, x, lx);
+    else out[base + x] |= SOUTH;
+    flags[x] = flag | door[x];
+  }
+}
+
+function find(parent, x) {
+  while (parent[x] !== x) {
+    parent[x] = parent[parent[x]];
+    x = parent[x];
+  }
+  return x;
+}
+
+// the last row: join side-by-side cells of different sets unless both sets
+// hold a door, open at the doors; the sets become one cell each again. A
+// union-find over the row (each set rooted at its first cell; held[root]:
+// the set holds a door), made from the lists.
+function lastRow(s, w, door, out, base) {
+  const { left, right, parent, flags: held } = s;
+  for (let x = 0; x < w; x++) {
+    const lx = left[x];
+    const r = lx < x ? parent[lx] : x;
+    parent[x] = r;
+    held[r] = (r === x ? 0 : held[r]) | door[x];
+  }
+  let a = 0; // the root of cell x, carried along the row
+  for (let x = 0; x < w - 1; x++) {
+    const r = find(parent, x + 1);
+    if (a !== r && !(held[a] && held[r])) {
+      out[base + x] |= EAST;
+      parent[r] = a;
+      held[a] |= held[r];
+    } else {
+      a = r;
+    }
+  }
+  for (let x = 0; x < w; x++) if (door[x]) out[base + x] |= SOUTH;
+  singletons(left, right, w);
+}
+
+function band(p, key, b, own, doorsAbove, out, s) {
   const w = p.width;
   const K = p.band;
   const c = salted(key, b, SALT.band);
   const door = seamDoors(w, key, b + 1n, own.doors);
   const placed = placeRooms(w, K, key, b, own.rooms);
-  const { room, first } = roomMap(w, K, placed);
-  const hasRooms = placed.length > 0;
-  const sets = new Sets(w);
-  const hi = new Uint32Array(w);
-  const lo = new Uint32Array(w);
-  const last = new Int32Array(w);
-  const root = new Int32Array(w);
-  const opened = new Uint8Array(w);
-  const doorSet = new Uint8Array(w);
+  const rooms = placed.length > 0 ? roomCells(w, K, placed) : null;
+  const J = threshold(own.horizontal);
+  const O = threshold(own.vertical);
+  const J0 = threshold(own.horizontal * FIRST_JOIN);
+  const O0 = threshold(own.vertical * FIRST_OPEN);
   const at = drawsFrom(c, 0n); // cell (y, x) draws number y * width + x
-  for (let y = 0; y < K - 1; y++) {
-    const base = y * w;
-    drawNext(at, w, hi, lo);
-    const J = threshold(own.horizontal * (y === 0 ? FIRST_JOIN : 1));
-    const O = threshold(own.vertical * (y === 0 ? FIRST_OPEN : 1));
-    if (hasRooms) {
-      for (let x = 0; x < w - 1; x++) {
-        const i = base + x;
-        if (first[i] && room[i] === room[i + 1] && first[i + 1]) {
-          out[i] |= EAST;
-          sets.join(sets.find(x), sets.find(x + 1));
-        }
-      }
+  const meets = (y) => rooms !== null && rooms.meets[y] === 1;
+  let y = 0;
+  while (y < K - 2) {
+    const [Jy, Oy] = y === 0 ? [J0, O0] : [J, O];
+    if (meets(y)) {
+      nextDraws(s, at);
+      roomRow(s, w, Jy, Oy, rooms.cells, out, y * w);
+      y++;
+      continue;
     }
-    let a = -1; // the root of cell x, carried along the row (-1: not known)
-    for (let x = 0; x < w - 1; x++) {
-      const i = base + x;
-      if (room[i] >= 0 && room[i] === room[i + 1]) {
-        out[i] |= EAST;
-        a = -1;
-        continue;
-      }
-      if (a < 0) a = sets.find(x);
-      const r = sets.find(x + 1);
-      if (a !== r && lo[x] < J) {
-        out[i] |= EAST;
-        sets.join(a, r);
-      } else {
-        a = r;
-      }
-    }
-    sets.roots(root);
-    lastCells(root, w, last);
-    opened.fill(0);
-    doorSet.fill(0);
-    const penultimate = y === K - 2;
-    for (let x = 0; x < w; x++) {
-      const i = base + x;
-      const r = root[x];
-      const mayClose = last[r] > x || opened[r];
-      if (penultimate && door[x] && doorSet[r]) continue;
-      if (first[i + w] === 1 && mayClose) continue; // above a room's top: only as the set's last way down
-      const inside = room[i] >= 0 && room[i] === room[i + w];
-      if (!inside && mayClose && hi[x] >= O) continue;
-      out[i] |= SOUTH;
-      opened[r] = 1;
-      if (penultimate && door[x]) doorSet[r] = 1;
-    }
-    sets.descend(out, base, root);
+    let to = y + 1; // row 0 alone (its thresholds), then the plain rows up to the next room's
+    while (y > 0 && to < K - 2 && !meets(to)) to++;
+    ellerRows(s, at, to - y, Jy, Oy, out, y * w);
+    y = to;
   }
-  // the last row: join unless both sets hold a door, open at the doors
-  const base = (K - 1) * w;
-  const holds = new Uint8Array(w);
-  for (let x = 0; x < w; x++) if (door[x]) holds[sets.find(x)] = 1;
-  for (let x = 0; x < w - 1; x++) {
-    const a = sets.find(x);
-    const r = sets.find(x + 1);
-    if (a !== r && !(holds[a] && holds[r])) {
-      out[base + x] |= EAST;
-      sets.join(a, r);
-      holds[a] = holds[a] | holds[r];
-    }
-  }
-  for (let x = 0; x < w; x++) if (door[x]) out[base + x] |= SOUTH;
+  nextDraws(s, at);
+  penultimateRow(s, w, y === 0 ? J0 : J, y === 0 ? O0 : O, door, out, (K - 2) * w);
+  lastRow(s, w, door, out, (K - 1) * w);
   if (own.loops > 0) braid(p, key, b, own.loops, doorsAbove, out);
 }
 
 // spec 5.5: dead ends open into loops, row-major over the band
+const STEP_Y = [-1, 1, 0, 0]; // d = 0 .. 3: north, south, west, east
+const STEP_X = [0, 0, -1, 1];
+const DEAD_END = Uint8Array.from({ length: 16 }, (_, m) => (m === 1 || m === 2 || m === 4 || m === 8 ? 1 : 0)); // one side open
+
 function braid(p, key, b, loops, doorsAbove, g) {
   const w = p.width;
   const K = p.band;
@@ -308,29 +346,32 @@ function braid(p, key, b, loops, doorsAbove, g) {
   const L = threshold(loops);
   const hi = new Uint32Array(w);
   const lo = new Uint32Array(w);
-  const isOpen = (y, x, d) => {
-    if (d === 0) return y > 0 ? (g[(y - 1) * w + x] & SOUTH) !== 0 : north[x] === 1;
-    if (d === 1) return (g[y * w + x] & SOUTH) !== 0;
-    if (d === 2) return x > 0 && (g[y * w + x - 1] & EAST) !== 0;
-    return (g[y * w + x] & EAST) !== 0;
+  // the open sides of cell (y, x), bit d for direction d
+  const sides = (y, x) => {
+    const i = y * w + x;
+    const up = y > 0 ? (g[i - w] & SOUTH) >> 1 : north[x];
+    return up | (g[i] & SOUTH) | (x > 0 ? (g[i - 1] & EAST) << 2 : 0) | ((g[i] & EAST) << 3);
   };
-  const sides = (y, x) => isOpen(y, x, 0) + isOpen(y, x, 1) + isOpen(y, x, 2) + isOpen(y, x, 3);
-  const steps = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+  const candidates = new Int32Array(4); // the closed walls to a cell of the band
+  const dead = new Int32Array(4); // those to a dead end
   const at = drawsFrom(gk, 0n);
   for (let y = 0; y < K; y++) {
     drawNext(at, w, hi, lo);
     for (let x = 0; x < w; x++) {
-      if (sides(y, x) !== 1 || lo[x] >= L) continue;
-      const candidates = [];
+      const m = sides(y, x);
+      // a dead end that draws a loop: one branch, mostly not taken (two on the draw and the sides cost twice)
+      if ((DEAD_END[m] & (lo[x] < L)) === 0) continue;
+      let n = 0;
+      let nd = 0;
       for (let d = 0; d < 4; d++) {
-        const ny = y + steps[d][0];
-        const nx = x + steps[d][1];
-        if (ny >= 0 && ny < K && nx >= 0 && nx < w && !isOpen(y, x, d)) candidates.push(d);
+        const ny = y + STEP_Y[d];
+        const nx = x + STEP_X[d];
+        if (m & (1 << d) || ny < 0 || ny >= K || nx < 0 || nx >= w) continue;
+        candidates[n++] = d;
+        if (DEAD_END[sides(ny, nx)]) dead[nd++] = d;
       }
-      if (candidates.length === 0) continue;
-      const dead = candidates.filter((d) => sides(y + steps[d][0], x + steps[d][1]) === 1);
-      const pool = dead.length > 0 ? dead : candidates;
-      const d = pool[pick(hi[x], pool.length)];
+      if (n === 0) continue;
+      const d = nd > 0 ? dead[pick(hi[x], nd)] : candidates[pick(hi[x], n)];
       if (d === 0) g[(y - 1) * w + x] |= SOUTH;
       else if (d === 1) g[y * w + x] |= SOUTH;
       else if (d === 2) g[y * w + x - 1] |= EAST;
@@ -367,9 +408,12 @@ function banded(p, start, stop) {
   const key = seedKey(p.seed);
   const out = bytes((stop - start) * BigInt(w), `stop - start = ${stop - start} rows of width ${w}`);
   const scratch = bytes(BigInt(p.band) * BigInt(w), `a band of ${p.band} rows of width ${w}`);
+  const s = rowState(w); // its sets, reused band after band (a band's last row leaves one-cell sets)
+  s.flags = new Uint8Array(w);
+  s.parent = new Int32Array(w);
   for (let b = floorDiv(start, K); b <= floorDiv(stop - 1n, K); b++) {
     scratch.fill(0);
-    band(p, key, b, paramsAt(p, b), paramsAt(p, b - 1n).doors, scratch);
+    band(p, key, b, paramsAt(p, b), paramsAt(p, b - 1n).doors, scratch, s);
     const first = b * K;
     const from = start > first ? start : first;
     const to = stop < first + K ? stop : first + K;

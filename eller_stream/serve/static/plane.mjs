@@ -9,7 +9,7 @@
 // EAST = 1 (open to the right), SOUTH = 2 (open below); the last column's EAST and
 // the last row's SOUTH are the passages to the cells just outside the region.
 
-import { EAST, SOUTH, M64, Sets, bytes, closeRow, draw, draws, drawsFrom, drawNext, eastWalls, fail, floorDiv, intIn, lastCells, pick, salted, seedKey, threshold, unit } from "./_core.mjs";
+import { EAST, SOUTH, M64, bytes, closeRow, draw, draws, drawsFrom, eastJoins, ellerRows, fail, floorDiv, intIn, leave, nextDraws, pick, rowState, salted, seedKey, singletons, sweep, threshold, unit } from "./_core.mjs";
 
 /** Plane(chunk=16, seed=0, *, perfect=True, horizontal=0.5, vertical=0.5)'s defaults. */
 export const PLANE_DEFAULTS = Object.freeze({ chunk: 16, seed: 0, perfect: true, horizontal: 0.5, vertical: 0.5 });
@@ -69,55 +69,68 @@ function place(j) {
 
 // the scratch of one chunk's making, reused chunk after chunk
 function scratch(c) {
-  return {
-    c,
-    g: new Uint8Array(c * c), // the chunk's flags in its own frame
-    sets: new Sets(c),
-    hi: new Uint32Array(c),
-    lo: new Uint32Array(c),
-    root: new Int32Array(c),
-    last: new Int32Array(c),
-    opened: new Uint8Array(c),
-  };
+  // the sets and draws of a row (_core.mjs), the chunk's flags in its own frame
+  return { ...rowState(c), c, g: new Uint8Array(c * c), done: new Uint8Array(c) };
+}
+
+// the south walls of a row whose east walls are made, in s.g: the cells of
+// the set that left east (done) go not down; on the chunk's last row each
+// set leaves south once (its first cell that passes O, or its last), on
+// the others a cell closes when it passes O unless it is alone in its list
+function southWalls(s, O, lastRow, base) {
+  const { c, g, left, right, hi, done } = s;
+  for (let x = 0; x < c; x++) {
+    const lx = left[x];
+    let close;
+    if (done[x]) close = true;
+    else if (lastRow) close = lx < x || (hi[x] >= O && right[x] > x); // opened already, or not its last
+    else close = lx !== x && hi[x] >= O;
+    if (close) leave(left, right, x, lx);
+    else g[base + x] |= SOUTH;
+  }
 }
 
 // the chunk of key k in its frame, into s.g: its sets leave south with S,
 // may leave east with E
 function makeChunk(s, k, S, E, t) {
-  const { c, g, sets, hi, lo, root, last, opened } = s;
+  const { c, g, left, right, lo, done } = s;
   g.fill(0);
-  sets.reset();
+  singletons(left, right, c);
   const at = drawsFrom(k, 0n); // cell (y, x) draws number y * c + x
-  for (let y = 0; y < c; y++) {
+  let y = 0;
+  if (!E && c > 1) {
+    // no way out east: rows 0 .. c - 2 are Eller's rows, made in two calls
+    ellerRows(s, at, 1, t.J0, t.O0, g, 0);
+    ellerRows(s, at, c - 2, t.J, t.O, g, c);
+    y = c - 1;
+  }
+  for (; y < c; y++) {
     const base = y * c;
     const lastRow = y === c - 1;
-    drawNext(at, c, hi, lo);
+    nextDraws(s, at);
     if (lastRow && !S) {
-      closeRow(sets, c, g, base);
+      closeRow(left, right, c, g, base);
       if (E) g[base + c - 1] |= EAST;
       return;
     }
-    eastWalls(sets, c, lo, lastRow ? t.JL : y === 0 ? t.J0 : t.J, g, base);
-    sets.roots(root);
-    let done = -1; // the root of the set that left east (no cell of it goes down)
-    if (E && lo[c - 1] < t.X) {
-      g[base + c - 1] |= EAST;
-      done = root[c - 1];
-    }
-    lastCells(root, c, last);
-    opened.fill(0);
+    const J = lastRow ? t.JL : y === 0 ? t.J0 : t.J;
     const O = y === 0 && !lastRow ? t.O0 : t.O;
-    for (let x = 0; x < c; x++) {
-      const r = root[x];
-      if (r === done) continue;
-      if (lastRow) {
-        // each set leaves south once: its first cell that passes O, or its last
-        if (opened[r] || (hi[x] >= O && last[r] > x)) continue;
-      } else if ((last[r] > x || opened[r]) && hi[x] >= O) continue;
-      g[base + x] |= SOUTH;
-      opened[r] = 1;
+    const exit = E && lo[c - 1] < t.X; // the last cell's set leaves east (none of its cells goes down)
+    if (!exit && !lastRow) {
+      sweep(s, J, O, g, base);
+      continue;
     }
-    if (!lastRow) sets.descend(g, base, root);
+    eastJoins(left, right, c, lo, J, g, base);
+    done.fill(0);
+    if (exit) {
+      g[base + c - 1] |= EAST;
+      let x = c - 1;
+      do {
+        done[x] = 1;
+        x = right[x];
+      } while (x !== c - 1);
+    }
+    southWalls(s, O, lastRow, base);
   }
 }
 
@@ -143,6 +156,14 @@ function seams(s, k, t) {
 // the frame's cell (0, 0) being the region's (top, left) before turning
 function lay(s, dy, dx, top, left, out, H, W) {
   const { c, g } = s;
+  if (dy <= 0 && dx <= 0 && top >= 0 && top + c <= H && left >= 0 && left + c <= W) {
+    // not turned, and wholly in the region: each flag lands on its own cell
+    for (let y = 0; y < c; y++) {
+      const to = (top + y) * W + left;
+      for (let x = 0; x < c; x++) out[to + x] |= g[y * c + x];
+    }
+    return;
+  }
   for (let y = 0; y < c; y++) {
     const py = top + (dy > 0 ? c - 1 - y : y); // the row the frame's row y becomes
     const sy = dy > 0 ? py - 1 : py; // the row its SOUTH flags land on (turned: the row above)

@@ -1,0 +1,1 @@
+../../eller_stream/serve/static/_wasm.mjs
