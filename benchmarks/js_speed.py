@@ -3,7 +3,10 @@ the package (numba, one thread), in one run: the Eller stream's rows, the
 banded maze's (plain, loops, rooms) and regions of the plane (perfect or
 not), each the best of several rounds, in ns a cell, and JS / package.
 
-    python benchmarks/js_speed.py [--rounds 5] [--rows 10000] [--width 80] [--size 512]
+    python benchmarks/js_speed.py [--rounds 5] [--rows 10000] [--width 80] [--size 512] [--plain]
+
+``--plain`` times the module's plain JavaScript (``useWasm(false)``), not its
+WebAssembly.
 
 The machines are shared and noisy: compare the ratios of one run, and run it
 on a quiet machine.
@@ -25,10 +28,12 @@ import eller_stream as es
 MODULE = Path(__file__).resolve().parent.parent / "clients" / "js" / "eller_stream.mjs"
 
 # node's half: each case {name, call, args} timed `rounds` times after one to warm up;
-# prints {name: best seconds}. Arguments in {"$big": ...} are BigInts.
+# prints {wasm: whether its WebAssembly was in use, out: {name: best seconds}}.
+# Arguments in {"$big": ...} are BigInts.
 NODE_SCRIPT = """
-const { rows, region } = await import(process.argv[1]);
-const { cases, rounds } = JSON.parse(process.argv[2]);
+const { rows, region, useWasm } = await import(process.argv[1]);
+const { cases, rounds, plain } = JSON.parse(process.argv[2]);
+const wasm = useWasm(!plain);
 const big = (v) => (v !== null && typeof v === "object" && "$big" in v ? BigInt(v.$big) : v);
 const calls = { rows, region };
 const out = {};
@@ -43,7 +48,7 @@ for (const { name, call, args } of cases) {
   }
   out[name] = best;
 }
-console.log(JSON.stringify(out));
+console.log(JSON.stringify({ wasm, out }));
 """
 
 
@@ -92,6 +97,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rows", type=int, default=10000)
     parser.add_argument("--width", type=int, default=80)
     parser.add_argument("--size", type=int, default=512)
+    parser.add_argument(
+        "--plain", action="store_true", help="the module's plain JavaScript, not its WebAssembly"
+    )
     args = parser.parse_args(argv)
     node = shutil.which("node")
     if node is None:
@@ -105,16 +113,22 @@ def main(argv: list[str] | None = None) -> None:
     for *_, python in todo:  # the kernels compiled (the lean twins answer until they are)
         python()
     _engine.settle()
-    request = {"cases": [{"name": name, **js} for name, _, js, _ in todo], "rounds": args.rounds}
+    request = {
+        "cases": [{"name": name, **js} for name, _, js, _ in todo],
+        "rounds": args.rounds,
+        "plain": args.plain,
+    }
     done = subprocess.run(
         [node, "--input-type=module", "-e", NODE_SCRIPT, MODULE.as_uri(), json.dumps(request)],
         capture_output=True,
         text=True,
         check=True,
     )
-    js_times = json.loads(done.stdout)
+    answer = json.loads(done.stdout)
+    js_times = answer["out"]
     print(
         f"node {subprocess.run([node, '--version'], capture_output=True, text=True).stdout.strip()}, "
+        f"{'WebAssembly' if answer['wasm'] else 'plain JavaScript'}, "
         f"best of {args.rounds}; the package on one numba thread"
     )
     print(f"{'case':48s} {'JS ns/cell':>10s} {'package':>10s} {'JS/package':>10s}")
