@@ -335,9 +335,15 @@ function band(p, key, b, own, doorsAbove, out, s) {
 }
 
 // spec 5.5: dead ends open into loops, row-major over the band
-const STEP_Y = [-1, 1, 0, 0]; // d = 0 .. 3: north, south, west, east
-const STEP_X = [0, 0, -1, 1];
-const DEAD_END = Uint8Array.from({ length: 16 }, (_, m) => (m === 1 || m === 2 || m === 4 || m === 8 ? 1 : 0)); // one side open
+const DEAD_END = Uint8Array.from({ length: 16 }, (_, m) => (m === 1 || m === 2 || m === 4 || m === 8 ? 1 : 0));
+
+// the open sides of cell (y, x) of the band g (w wide; north: the doors above
+// it), a bit each: 1 north, 2 south, 4 west, 8 east (directions d = 0 .. 3)
+function sides(g, north, w, y, x) {
+  const i = y * w + x;
+  const up = y > 0 ? (g[i - w] & SOUTH) >> 1 : north[x];
+  return up | (g[i] & SOUTH) | (x > 0 ? (g[i - 1] & EAST) << 2 : 0) | ((g[i] & EAST) << 3);
+}
 
 function braid(p, key, b, loops, doorsAbove, g) {
   const w = p.width;
@@ -347,29 +353,32 @@ function braid(p, key, b, loops, doorsAbove, g) {
   const L = threshold(loops);
   const hi = new Uint32Array(w);
   const lo = new Uint32Array(w);
-  // the open sides of cell (y, x), bit d for direction d
-  const sides = (y, x) => {
-    const i = y * w + x;
-    const up = y > 0 ? (g[i - w] & SOUTH) >> 1 : north[x];
-    return up | (g[i] & SOUTH) | (x > 0 ? (g[i - 1] & EAST) << 2 : 0) | ((g[i] & EAST) << 3);
-  };
-  const candidates = new Int32Array(4); // the closed walls to a cell of the band
+  const candidates = new Int32Array(4); // the closed walls to a cell of the band, d ascending
   const dead = new Int32Array(4); // those to a dead end
   const at = drawsFrom(gk, 0n);
   for (let y = 0; y < K; y++) {
     drawNext(at, w, hi, lo);
     for (let x = 0; x < w; x++) {
-      const m = sides(y, x);
-      // a dead end that draws a loop: one branch, mostly not taken (two on the draw and the sides cost twice)
+      const m = sides(g, north, w, y, x);
+      // a dead end that draws a loop: one branch, mostly not taken (two, on the draw and the sides, cost more)
       if ((DEAD_END[m] & (lo[x] < L)) === 0) continue;
       let n = 0;
       let nd = 0;
-      for (let d = 0; d < 4; d++) {
-        const ny = y + STEP_Y[d];
-        const nx = x + STEP_X[d];
-        if (m & (1 << d) || ny < 0 || ny >= K || nx < 0 || nx >= w) continue;
-        candidates[n++] = d;
-        if (DEAD_END[sides(ny, nx)]) dead[nd++] = d;
+      if (y > 0 && !(m & 1)) {
+        candidates[n++] = 0;
+        if (DEAD_END[sides(g, north, w, y - 1, x)]) dead[nd++] = 0;
+      }
+      if (y + 1 < K && !(m & 2)) {
+        candidates[n++] = 1;
+        if (DEAD_END[sides(g, north, w, y + 1, x)]) dead[nd++] = 1;
+      }
+      if (x > 0 && !(m & 4)) {
+        candidates[n++] = 2;
+        if (DEAD_END[sides(g, north, w, y, x - 1)]) dead[nd++] = 2;
+      }
+      if (x + 1 < w && !(m & 8)) {
+        candidates[n++] = 3;
+        if (DEAD_END[sides(g, north, w, y, x + 1)]) dead[nd++] = 3;
       }
       if (n === 0) continue;
       const d = nd > 0 ? dead[pick(hi[x], nd)] : candidates[pick(hi[x], n)];
