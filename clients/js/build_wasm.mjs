@@ -31,7 +31,7 @@ parsed.validate();
 const { buffer } = parsed.toBinary({});
 parsed.destroy();
 const text = `// _wasm.mjs: made by build_wasm.mjs from kernels.wat (wabt ${WABT_VERSION}); do not edit.
-// The WebAssembly of _core.mjs (its draws and Eller's rows), ${buffer.length} bytes, base64.
+// The WebAssembly of _core.mjs (its draws, keys and Eller's rows), ${buffer.length} bytes, base64.
 export const WASM = "${Buffer.from(buffer).toString("base64")}";
 `;
 if (flag === "--print") process.stdout.write(text);

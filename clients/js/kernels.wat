@@ -1,14 +1,14 @@
 ;; kernels.wat: the WebAssembly half of _core.mjs (docs/spec.md sections 2
 ;; and 4), built into _wasm.mjs by build_wasm.mjs (node build_wasm.mjs
 ;; WABT_PREFIX, the npm package wabt installed under WABT_PREFIX). Native
-;; 64-bit words for the draws, and Eller's rows as _core.mjs's ellerRow
-;; makes them (the same decisions, so the same bytes). Pointers are byte
-;; offsets into the memory; fill and rows leave the stream's z after their
-;; last draw at byte 0 (i64).
+;; 64-bit words for the draws and the keys, and Eller's rows as _core.mjs's
+;; ellerRow makes them (the same decisions, so the same bytes). Pointers are
+;; byte offsets into the memory; fill and rows leave the stream's z after
+;; their last draw at byte 0 (i64).
 (module
   (memory (export "memory") 3)
 
-;; mix(z): SplitMix64's finaliser (spec 2.1), for the BigInt keys (an i64
+  ;; mix(z): SplitMix64's finaliser (spec 2.1), for the BigInt keys (an i64
   ;; is a BigInt to JavaScript, taken modulo 2**64, given back signed)
   (func $mix (export "mix") (param $z i64) (result i64)
     (local.set $z (i64.mul (i64.xor (local.get $z) (i64.shr_u (local.get $z) (i64.const 30)))
@@ -50,7 +50,7 @@
         (br $next)))
     (i64.store (i32.const 0) (local.get $z)))
 
-;; sweep(w, J, O, left, right, lo, hi, out): one Eller row of width w
+  ;; sweep(w, J, O, left, right, lo, hi, out): one Eller row of width w
   ;; (w >= 1) into the bytes at out, from the sets at left, right (i32
   ;; arrays: a set is a circular list of its cells, left to right; then the
   ;; next row's) and the draws at lo, hi (u32 arrays): cell x joins x + 1's
@@ -99,7 +99,7 @@
 
   ;; rows(zh, zl, w, n, J, O, left, right, lo, hi, out): n Eller rows, each
   ;; its w draws of the stream from z (fill, at lo and hi) and a sweep, into
-  ;; the bytes from out on
+  ;; the bytes from out on (z after them at byte 0, also when n is 0)
   (func (export "rows") (param $zh i32) (param $zl i32) (param $w i32) (param $n i32)
         (param $jf f64) (param $of f64) (param $L i32) (param $R i32)
         (param $lo i32) (param $hi i32) (param $out i32)
@@ -114,4 +114,5 @@
         (call $sweep (local.get $w) (local.get $jf) (local.get $of)
                      (local.get $L) (local.get $R) (local.get $lo) (local.get $hi) (local.get $out))
         (local.set $out (i32.add (local.get $out) (local.get $w)))
-        (br $row)))))
+        (br $row)))
+    (i64.store (i32.const 0) (call $join64 (local.get $zh) (local.get $zl)))))
