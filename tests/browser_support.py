@@ -5,6 +5,7 @@ serve``; a test module marks itself ``needs_browser`` and takes the
 
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 import time
@@ -72,14 +73,19 @@ def state(browser: Any) -> dict[str, Any]:
 
 
 def pixels(browser: Any) -> np.ndarray:
-    """The canvas, ``(height, width, 3)`` RGB."""
+    """The canvas, ``(height, width, 3)`` RGB. Its bytes come as base64 text,
+    not a list of numbers (one per byte: 2 million, ten times the time)."""
     data = browser.execute_script(
         "const c = document.getElementById('maze');"
         "const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
-        "return [c.width, c.height, Array.from(data)];"
+        "let text = '';"
+        "for (let i = 0; i < data.length; i += 0x8000) {"
+        "  text += String.fromCharCode.apply(null, data.subarray(i, i + 0x8000));"
+        "}"
+        "return [c.width, c.height, btoa(text)];"
     )
-    w, h, flat = data
-    return np.array(flat, np.uint8).reshape(h, w, 4)[:, :, :3]
+    w, h, text = data
+    return np.frombuffer(base64.b64decode(text), np.uint8).reshape(h, w, 4)[:, :, :3]
 
 
 def no_errors(browser: Any) -> None:
