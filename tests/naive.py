@@ -948,19 +948,31 @@ def contracted_problems(grid: np.ndarray, rects: list[tuple[int, ...]]) -> list[
 
 def bfs_distances_reference(grid: np.ndarray, start: tuple[int, int]) -> np.ndarray:
     """Steps from ``start`` to every cell by plain breadth-first search over
-    :func:`neighbours` (passages out of the grid are not followed); -1
-    where it does not reach."""
+    :func:`neighbours`' rule (passages out of the grid are not followed);
+    -1 where it does not reach. It reads the grid as Python lists: the
+    same search, a quarter of the time of numpy's cell-by-cell indexing
+    (the game's tests run it after every step)."""
     h, w = grid.shape
-    dist = np.full((h, w), -1, np.int64)
-    dist[start] = 0
-    queue = deque([start])
+    cells = grid.tolist()
+    dist = [[-1] * w for _ in range(h)]
+    dist[start[0]][start[1]] = 0
+    queue = deque([(int(start[0]), int(start[1]))])
     while queue:
         y, x = queue.popleft()
-        for ny, nx in neighbours(grid, y, x):
-            if dist[ny, nx] < 0:
-                dist[ny, nx] = dist[y, x] + 1
+        v, near = cells[y][x], []
+        if v & EAST and x + 1 < w:
+            near.append((y, x + 1))
+        if v & SOUTH and y + 1 < h:
+            near.append((y + 1, x))
+        if x > 0 and cells[y][x - 1] & EAST:
+            near.append((y, x - 1))
+        if y > 0 and cells[y - 1][x] & SOUTH:
+            near.append((y - 1, x))
+        for ny, nx in near:
+            if dist[ny][nx] < 0:
+                dist[ny][nx] = dist[y][x] + 1
                 queue.append((ny, nx))
-    return dist
+    return np.array(dist, np.int64).reshape(h, w)
 
 
 CONTENT_SALT = 0x636F6E74656E74
