@@ -1,6 +1,11 @@
+import importlib.util
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -14,6 +19,76 @@ settings.register_profile("dev", max_examples=30, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WARM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "warm_kernels.py")
+WARM_KEY = "eller_stream_kernels_ready"  # the workers' input: the file there once the warm-up is over
+
+
+def _jit_on() -> bool:
+    """Whether the tests' processes run numba's kernels (not the lean backend, not plain Python)."""
+    lean = os.environ.get("ELLER_STREAM_BACKEND", "").strip().lower() == "lean"
+    return not lean and os.environ.get("NUMBA_DISABLE_JIT", "0").strip() in ("", "0")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In the controller of a run on xdist workers (``-n 2``): get the kernels
+    ready (``warm_kernels.py``) in two processes, one half each, while the
+    workers start and collect; they wait for it before their first test
+    (:func:`pytest_runtestloop`). On an empty numba cache the compile is
+    then paid once, on both cores, not by each worker for itself; on a full
+    one the two processes load the kernels and end in a few seconds."""
+    if hasattr(config, "workerinput") or config.getoption("dist", "no") == "no" or not _jit_on():
+        return
+    if config.option.collectonly or importlib.util.find_spec("numba") is None:
+        return
+    spec = importlib.util.find_spec("eller_stream")  # the package the workers import (their sys.path is this)
+    if spec is None or spec.origin is None:
+        return
+    where = os.path.dirname(os.path.dirname(spec.origin))
+    env = {**os.environ, "PYTHONPATH": where + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.DEVNULL
+    halves = [subprocess.Popen([sys.executable, WARM, h], stdout=out, stderr=out, env=env) for h in "01"]
+    ready = os.path.join(tempfile.mkdtemp(prefix="eller-warm-"), "ready")
+    config.stash[_READY] = ready
+    config.stash[_HALVES] = halves
+
+    def wait() -> None:  # a warm-up that failed costs its time only: the workers compile what they meet
+        for half in halves:
+            half.wait()
+        open(ready, "w").close()
+
+    threading.Thread(target=wait, name="warm-up", daemon=True).start()
+
+
+_READY = pytest.StashKey[str]()
+_HALVES = pytest.StashKey[list[subprocess.Popen[bytes]]]()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The controller's warm-up ends with the run (one cut short by Ctrl-C too), its folder goes."""
+    for half in config.stash.get(_HALVES, []):
+        if half.poll() is None:
+            half.kill()
+        half.wait()
+    if _READY in config.stash:
+        shutil.rmtree(os.path.dirname(config.stash[_READY]), ignore_errors=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Tell each xdist worker where the warm-up's end is marked."""
+    ready = node.config.stash.get(_READY, None)
+    if ready is not None:
+        node.workerinput[WARM_KEY] = ready
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """In a worker: wait for the controller's warm-up before the first test
+    (at most ten minutes: then the worker compiles what it meets)."""
+    ready = getattr(session.config, "workerinput", {}).get(WARM_KEY)
+    deadline = time.monotonic() + 600
+    while ready is not None and not os.path.exists(ready) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 @pytest.fixture
