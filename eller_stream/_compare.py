@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _engine
 from ._generators import ALGORITHMS, generator
 from ._validate import check_int
 from .analysis import detour, metrics
@@ -98,8 +99,10 @@ def compare(
     cells = width * height
     out = []
     for name, make in makers:
-        # compile / load the kernels first: big enough that the stream does not
-        # run it as plain Python (it does so for a process's first 1024 cells)
+        # compile / load the kernels first: a process's first calls go to the
+        # lean twins while numba gets them ready in a thread; wait for it
+        make(64, 64, 0)
+        _engine.settle()
         make(64, 64, 0)
         best = float("inf")
         samples = []
