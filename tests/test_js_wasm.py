@@ -2,7 +2,7 @@
 WebAssembly (kernels.wat, embedded by _wasm.mjs: the draws and Eller's plain
 rows) and its plain JavaScript (``useWasm(false)``, and wherever WebAssembly
 does not run, as under ``node --jitless``). Each gives every vector; the
-plain one gives the package's rows on random mazes; rows wider than the
+plain one gives the package's rows on random mazes (test_vectors.py); rows wider than the
 WebAssembly's memory holds, and more rows than one call of it makes, give
 the package's bytes; the WebAssembly is in use under node unless told; and
 the embedded bytes are what wabt builds from kernels.wat."""
@@ -20,10 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from node_support import NODE, STATIC, NodeLines, needs_node, running, to_js
-from strategies import door_probabilities, probabilities, room_shares, seeds
 
 import eller_stream as es
 
@@ -69,7 +66,7 @@ def test_each_way_gives_every_plane_vector(way: str) -> None:
         assert hashlib.sha256(bytes.fromhex(answer["hex"])).hexdigest() == v["sha256"], v.get("about")
 
 
-# -- the plain JavaScript against the package -----------------------------------------------------
+# -- the module both ways (test_vectors.py checks both against the package on random mazes) --
 class Plain(NodeLines):
     """Rows requests to the module's plain JavaScript (tests/js/rows_stdio.mjs)."""
 
@@ -94,43 +91,6 @@ def plain() -> Iterator[Plain]:
 @pytest.fixture(scope="module")
 def wasm() -> Iterator[Wasm]:
     yield from running(Wasm)
-
-
-@given(
-    width=st.integers(1, 40),
-    band=st.integers(2, 20),
-    seed=seeds,
-    start=st.integers(-(2**63), 2**63 - 60),
-    count=st.integers(1, 50),
-    horizontal=probabilities,
-    vertical=probabilities,
-    doors=door_probabilities,
-    loops=probabilities,
-    rooms=room_shares,
-)
-def test_the_plain_javascript_matches_the_banded_maze(
-    plain: Plain, width: int, band: int, seed: int, start: int, count: int, **knobs: float
-) -> None:
-    maze = es.InfiniteMaze(width, band, seed, **knobs)
-    answer = plain.ask({"width": width, "band": band, "seed": str(seed), **knobs}, start, start + count)
-    assert answer.get("hex") == maze.rows(start, start + count).tobytes().hex(), answer.get("error")
-
-
-@given(
-    width=st.integers(1, 60),
-    seed=seeds,
-    stop=st.integers(1, 60),
-    horizontal=probabilities,
-    vertical=probabilities,
-)
-def test_the_plain_javascript_matches_the_eller_stream(
-    plain: Plain, width: int, seed: int, stop: int, horizontal: float, vertical: float
-) -> None:
-    want = es.EllerStream(width, seed, horizontal, vertical).take(stop).tobytes()
-    answer = plain.ask(
-        {"width": width, "seed": str(seed), "horizontal": horizontal, "vertical": vertical}, 0, stop
-    )
-    assert answer.get("hex") == want.hex(), answer.get("error")
 
 
 # -- the WebAssembly's edges: its widths, and its calls of many rows -------------------------------

@@ -12,7 +12,7 @@ import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import naive_plane
 import numpy as np
@@ -252,9 +252,16 @@ class Node(NodeLines):
         return self.send({"params": params, "start": str(start), "stop": str(stop)})
 
 
-@pytest.fixture(scope="module")
-def node() -> Iterator[Node]:
-    yield from running(Node)
+class PlainNode(Node):
+    """The same requests to the module's plain JavaScript (where WebAssembly does not run)."""
+
+    env: ClassVar[dict[str, str]] = {"ELLER_STREAM_WASM": "0"}
+
+
+@pytest.fixture(scope="module", params=[Node, PlainNode], ids=["wasm", "plain"])
+def node(request: pytest.FixtureRequest) -> Iterator[Node]:
+    """The module's rows, with its WebAssembly and without: the same bytes both ways."""
+    yield from running(request.param)
 
 
 @given(
