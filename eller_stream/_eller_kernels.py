@@ -31,8 +31,9 @@ from ._rng import _LOW32, _S32, random_bits
 # ``width`` (``_sel`` picks the index without a branch).  The lists are also
 # followed in registers for the cells x, x+1 (left and right) and x+2 (left):
 # the stores of one step often hit exactly those cells, and reading them back
-# from memory would put a store-to-load round trip on the critical path.
-# ``left``/``right`` therefore have ``width + 3`` slots: the scratch slot and
+# from memory would put a store-to-load round trip on the critical path;
+# x's own entries are stored once, at the end of its step, from them
+# (``_own``).  ``left``/``right`` therefore have ``width + 3`` slots: the scratch slot and
 # two slots that the look-ahead loads may touch at the end of a row.  A row's
 # draws are made first, in a vectorised loop (``row_draws``), and the sweep
 # reads them.
@@ -116,7 +117,11 @@ def eller_cell(
     its east wall, then its south wall (closed when the high 32 bits are at
     least ``open_below``, unless x is alone).  ``lx``, ``rx``, ``l1``: the
     list registers (``left[x]``, ``right[x]``, ``left[x + 1]``); returns them
-    for cell x + 1."""
+    for cell x + 1.
+
+    Cell x's own entries are stored once, at the end of its step, from the
+    registers; the join's ``left[x + 1] = x`` stays in ``l1`` until x + 1's
+    step stores it (six stores a cell, not eight)."""
     x1 = xx + 1
     x2 = xx + 2
     r1: Int64 = np.int64(right[np.uint64(x1)])  # unsigned: no negative-index wrap code
@@ -125,14 +130,28 @@ def eller_cell(
     a = l1  # previous cell of B
     b = rx  # next cell of A
     join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below)
-    _join(left, right, xx, a, b, join, scratch)
+    right[np.uint64(_sel(join, a, scratch))] = b
+    left[np.uint64(_sel(join, b, scratch))] = a
     lx, rx, l1, r1, l2 = _after_join(join, xx, a, b, lx, rx, l1, r1, l2)
     # South wall: close it (x leaves its set) unless x is alone.
     close = np.int64(lx != xx) & np.int64((bits >> _S32) >= open_below)
-    _leave(left, right, xx, lx, rx, close, scratch)
+    _own(left, right, xx, lx, rx, close, scratch)
     l1, r1, l2 = _after_leave(close, xx, lx, rx, l1, r1, l2)
     row[np.uint64(xx)] = np.uint8(join | ((close ^ 1) << 1))
     return l1, r1, l2
+
+
+@_njit(inline="always")
+def _own(
+    left: np.ndarray, right: np.ndarray, x: Int64, lx: Int64, rx: Int64, close: Int64, scratch: Int64
+) -> None:
+    """:func:`_leave` that also stores x's own entries when it stays (its
+    list neighbours ``lx``, ``rx``): after it, x's entries in memory are
+    right whatever ``close`` was."""
+    right[np.uint64(_sel(close, lx, scratch))] = rx
+    left[np.uint64(_sel(close, rx, scratch))] = lx
+    left[np.uint64(x)] = _sel(close, x, lx)
+    right[np.uint64(x)] = _sel(close, x, rx)
 
 
 @_njit(inline="always")
@@ -150,7 +169,7 @@ def eller_last_cell(
     ``bits`` and its list registers ``lx``, ``rx``."""
     xx = np.int64(row.shape[0] - 1)
     close = np.int64(lx != xx) & np.int64((bits >> _S32) >= open_below)
-    _leave(left, right, xx, lx, rx, close, scratch)
+    _own(left, right, xx, lx, rx, close, scratch)
     row[xx] = np.uint8((close ^ 1) << 1)
 
 
