@@ -1,0 +1,203 @@
+"""Eller's rows made another way, to see whether it is faster: a stack of
+frames and two bits a cell, no linked lists (issue 35's take / floor goal).
+
+    python benchmarks/eller_frames.py [--rounds 15] [--cases 3000]
+
+The rule (docs/spec.md) rewritten: a row's sets are non-crossing, so a set
+with cells p < q and none between opens a *frame* (p, q), and frames nest.
+Read left to right, a cell needs only two bits of the sets: whether it has
+a previous cell in its set (``hp``) and a next one (``hn``).  The join at
+gap x is then the draw, except 0 when x + 1 follows x in its set, and 0
+when x + 1 closes a frame whose *top-level* gaps (its first gap and each
+gap where one nested set ends and the next begins) all joined; a south wall
+is its draw, except that the rightmost cell of each final set stays open
+when all the others closed.  So a sweep keeps, per open frame, "every
+top-level gap joined so far" and, per run of joined cells, "one opened
+already", on a stack (the top in registers), and writes the next row's two
+bits (with a fix-up when a frame's last run joins its set at the close).
+
+It makes the same rows as ``_eller_kernels.eller_rows`` (checked here on
+random widths, seeds and probabilities 0, 1 and between, over several
+calls), but needs more live values than x86-64 has registers: numba's code
+spills, and the sweep is slower than the lists' (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from eller_stream._eller_kernels import LR_PAD, eller_rows, row_draws
+from eller_stream._numba import _U64, _njit, _sel
+from eller_stream._rng import _LOW32, _S32
+
+
+@_njit(inline="always")
+def frames_sweep(row, draws, hp, hn, hp2, hn2, st, join_below, open_below):  # type: ignore[no-untyped-def]
+    """One row from the bits ``hp``/``hn`` into ``row``, the next row's bits
+    into ``hp2``/``hn2`` (``width + 1`` entries, the last scratch); ``st``:
+    the stack below the top, four rows of ``width + 2``."""
+    w = row.shape[0]
+    scr = np.int64(w)
+    dummy = np.int64(st.shape[1] - 1)
+    m_u, m_r, m_l, m_f = st[0], st[1], st[2], st[3]
+    hn2[:] = 0
+    # the current run: u (its frame's top-level gaps all joined), ro (a cell
+    # of it opened), lo (its last open cell), first (its first open cell);
+    # t_*: the same of the run the frame is in (the top of the stack)
+    u = np.int64(0)
+    ro = np.int64(0)
+    lo = scr
+    first = scr
+    d = np.int64(0)
+    t_u = np.int64(0)
+    t_r = np.int64(0)
+    t_l = scr
+    t_f = scr
+    for x in range(w - 1):
+        bits = draws[x]
+        jd = np.int64((bits & _LOW32) < join_below)
+        cd = np.int64((bits >> _S32) >= open_below)
+        h = np.int64(hn[x])
+        p1 = np.int64(hp[x + 1])
+        c_a = h & p1  # x + 1 follows x in its set
+        c_b = p1 ^ c_a  # x + 1 closes a frame
+        c_c = h ^ c_a  # x opens a frame
+        c_d = (h | p1) ^ 1  # a top-level gap
+        join = jd & (c_a ^ 1) & ((c_b & u) ^ 1)
+        rightmost = (h | join | u) ^ 1
+        close = cd & ((rightmost & (ro ^ 1)) ^ 1)
+        opn = close ^ 1
+        row[x] = np.uint8(join | (opn << 1))
+        hp2[x] = np.uint8(ro & opn)
+        hn2[np.uint64(_sel(opn, lo, scr))] = 1
+        first = _sel(opn & (ro ^ 1), np.int64(x), first)
+        lo = _sel(opn, np.int64(x), lo)
+        ro = ro | opn
+        s_u = m_u[d]
+        s_r = m_r[d]
+        s_l = m_l[d]
+        s_f = m_f[d]
+        k = np.uint64(_sel(c_c, d + 1, dummy))
+        m_u[k] = t_u
+        m_r[k] = t_r
+        m_l[k] = t_l
+        m_f[k] = t_f
+        link = c_b & (u ^ 1) & join & t_r & ro  # the frame's last run joins its set
+        hn2[np.uint64(_sel(link, t_l, scr))] = 1
+        hp2[np.uint64(_sel(link, first, scr))] = 1
+        p_r = _sel(u, ro, _sel(join, t_r | ro, t_r))
+        p_l = _sel(u, lo, _sel(join & ro, lo, t_l))
+        p_f = _sel(u, first, _sel(t_r | (join ^ 1), t_f, first))
+        save = c_d & (jd ^ 1) & u
+        n_u = _sel(c_b, t_u, _sel(c_c, jd, u & (jd | c_a)))
+        t_u = _sel(c_c, u, _sel(c_b, s_u, t_u))
+        t_r = _sel(c_c | save, ro, _sel(c_b, s_r, t_r))
+        t_l = _sel(c_c | save, lo, _sel(c_b, s_l, t_l))
+        t_f = _sel(c_c | save, first, _sel(c_b, s_f, t_f))
+        reset = (c_c | c_d) & (jd ^ 1)
+        ro = _sel(c_b, p_r, _sel(reset, np.int64(0), ro))
+        lo = _sel(c_b, p_l, _sel(reset, scr, lo))
+        first = _sel(c_b, p_f, _sel(reset, scr, first))
+        u = n_u
+        d = d + c_c - c_b
+    x = w - 1
+    cd = np.int64((draws[x] >> _S32) >= open_below)
+    opn = (cd & ro) ^ 1
+    row[x] = np.uint8(opn << 1)
+    hp2[x] = np.uint8(ro & opn)
+    hn2[np.uint64(_sel(opn, lo, scr))] = 1
+
+
+@_njit
+def frames_rows(left, right, out, key, counter, join_below, open_below):  # type: ignore[no-untyped-def]
+    """:func:`eller_rows` by :func:`frames_sweep`: the lists become two bits
+    a cell before the rows, and lists again after them."""
+    key = _U64(key)
+    counter = _U64(counter)
+    join_below = _U64(join_below)
+    open_below = _U64(open_below)
+    n_rows, width = out.shape
+    draws = np.empty(width, np.uint64)
+    bits = np.zeros((4, width + 1), np.uint8)
+    st = np.zeros((4, width + 2), np.int64)
+    for x in range(width):
+        bits[0, x] = left[x] < x
+        bits[1, x] = right[x] > x
+    a = 0
+    for y in range(n_rows):
+        row_draws(draws, key, counter)
+        counter += _U64(width)
+        frames_sweep(
+            out[y], draws, bits[a], bits[a + 1], bits[2 - a], bits[3 - a], st, join_below, open_below
+        )
+        a = 2 - a
+    hp, hn, firsts, lasts = bits[a], bits[a + 1], st[0], st[1]
+    depth = 0
+    for x in range(width):  # the bits as lists again
+        if hp[x]:
+            last = lasts[depth - 1]
+            left[x] = last
+            right[last] = x
+            if hn[x]:
+                lasts[depth - 1] = x
+            else:
+                right[x] = firsts[depth - 1]
+                left[firsts[depth - 1]] = x
+                depth -= 1
+        elif hn[x]:
+            firsts[depth] = x
+            lasts[depth] = x
+            depth += 1
+        else:
+            left[x] = x
+            right[x] = x
+    return counter
+
+
+def check(cases: int) -> None:
+    """The same rows and lists as the kernel on ``cases`` random cases, three calls each."""
+    rng = np.random.default_rng(1)
+    for t in range(cases):
+        width = int(rng.integers(1, 40)) if t % 3 else int(rng.integers(1, 300))
+        rows = int(rng.integers(1, 30))
+        jb, ob = (np.uint64(rng.choice([0, 2**32, int(rng.integers(0, 2**32))])) for _ in range(2))
+        key = np.uint64(t * 0x9E3779B97F4A7C15 % 2**64)
+        lists = [np.arange(width + LR_PAD, dtype=np.int32) for _ in range(4)]
+        a, b = np.empty((rows, width), np.uint8), np.empty((rows, width), np.uint8)
+        ca = cb = np.uint64(0)
+        for _ in range(3):
+            ca = eller_rows(lists[0], lists[1], a, key, ca, jb, ob)
+            cb = frames_rows(lists[2], lists[3], b, key, cb, jb, ob)
+            assert np.array_equal(a, b), (width, rows, t)
+            assert np.array_equal(lists[0][:width], lists[2][:width]), (width, rows, t)
+            assert np.array_equal(lists[1][:width], lists[3][:width]), (width, rows, t)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--cases", type=int, default=3000)
+    args = parser.parse_args()
+    check(args.cases)
+    print(f"the same rows and lists as eller_rows in {args.cases} random cases")
+    width, n = 1000, 2048
+    out = np.empty((n, width), np.uint8)
+    fns = {"lists (eller_rows)": eller_rows, "frames": frames_rows}
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(args.rounds + 1):  # the first round warms up
+        for name, fn in fns.items():
+            ones = np.arange(width + LR_PAD, dtype=np.int32)
+            start = time.perf_counter()
+            fn(ones, ones.copy(), out, np.uint64(1), np.uint64(0), np.uint64(1 << 31), np.uint64(1 << 31))
+            times[name].append(time.perf_counter() - start)
+    base = min(times["lists (eller_rows)"][1:])
+    for name, t in times.items():
+        best = min(t[1:])
+        print(f"{name:20s} {best / (n * width) * 1e9:.2f} ns a cell, {best / base:.2f}x the lists")
+
+
+if __name__ == "__main__":
+    main()
