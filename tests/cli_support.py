@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import faulthandler
 import io
+import locale
 import os
 import signal
 import subprocess
@@ -31,8 +32,8 @@ CMD = [sys.executable, "-m", "eller_stream"]
 
 
 def process(
-    *args: str, stdout: Any = subprocess.PIPE, timeout: float = 120, **kw: Any
-) -> subprocess.CompletedProcess[bytes]:
+    *args: str | bytes, stdout: Any = subprocess.PIPE, timeout: float = 120, **kw: Any
+) -> subprocess.CompletedProcess[Any]:
     """The command with ``args`` in a new process; stderr (and by default stdout) captured as bytes."""
     return subprocess.run(
         [*CMD, *args], stdout=stdout, stderr=subprocess.PIPE, env=ENV, timeout=timeout, check=False, **kw
@@ -40,14 +41,28 @@ def process(
 
 
 def run(
-    *args: str, stdout: Any = subprocess.PIPE, timeout: float = 120, **kw: Any
-) -> subprocess.CompletedProcess[bytes]:
-    """The command with ``args``; stderr (and by default stdout) captured as bytes.
-    With stdout a pipe and nothing else asked of the process (``kw``) it runs
-    in this process (:func:`in_process`); otherwise in a new one (:func:`process`)."""
+    *args: str | bytes,
+    stdout: Any = subprocess.PIPE,
+    timeout: float = 120,
+    cwd: Any = None,
+    text: bool = False,
+    **kw: Any,
+) -> subprocess.CompletedProcess[Any]:
+    """The command with ``args`` (in the folder ``cwd``); stderr (and by
+    default stdout) captured as bytes, or as text with ``text=True``. With
+    stdout a pipe and nothing else asked of the process (``kw``) it runs in
+    this process (:func:`in_process`); otherwise in a new one (:func:`process`)."""
     if stdout is not subprocess.PIPE or kw:
-        return process(*args, stdout=stdout, timeout=timeout, **kw)
-    return in_process(*args, timeout=timeout)
+        return process(*args, stdout=stdout, timeout=timeout, cwd=cwd, text=text, **kw)
+    done = in_process(*args, timeout=timeout, cwd=cwd)
+    if text:  # as subprocess.run(text=True) decodes: the locale's encoding, universal newlines
+        done.stdout, done.stderr = (_text(b) for b in (done.stdout, done.stderr))
+    return done
+
+
+def _text(data: bytes) -> str:
+    encoding = locale.getpreferredencoding(False)
+    return data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
 
 
 class _Pipe(io.TextIOWrapper):
@@ -79,6 +94,20 @@ def _kept_signals() -> Iterator[None]:
             signal.signal(getattr(signal, name), handler)
 
 
+@contextlib.contextmanager
+def _chdir(path: Any) -> Iterator[None]:
+    """In the folder ``path`` (None: where this process is), and back (contextlib.chdir of Python 3.11)."""
+    if path is None:
+        yield
+        return
+    here = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(here)
+
+
 def _new_process_warnings() -> None:
     """A new interpreter's warning filters (without -W or PYTHONWARNINGS), each
     warning printed to ``sys.stderr`` the first time its line gives it (not
@@ -98,13 +127,18 @@ def _new_process_warnings() -> None:
     warnings.showwarning = show
 
 
-def in_process(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
+def in_process(
+    *args: str | bytes, timeout: float = 120, cwd: Any = None
+) -> subprocess.CompletedProcess[bytes]:
     """The command with ``args`` run by its entry point in this process, as
     ``python -m eller_stream`` would run it: its exit status (``sys.exit``)
     and the bytes written to standard output and standard error. Warnings
     reach its stderr as they would a new process's (each once). A command
     that takes longer than ``timeout`` seconds ends this process (faulthandler,
-    which prints where it was): the test fails as a crashed one."""
+    which prints where it was): the test fails as a crashed one. An argument
+    given as bytes is decoded as the interpreter decodes its command line
+    (``os.fsdecode``: undecodable bytes become lone surrogates); ``cwd`` is
+    the working folder while it runs."""
     from eller_stream import _entry
 
     out, err = io.BytesIO(), io.BytesIO()
@@ -117,10 +151,11 @@ def in_process(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[
     try:
         with _kept_signals(), warnings.catch_warnings():
             _new_process_warnings()
-            sys.argv = [sys.argv[0], *args]
+            sys.argv = [sys.argv[0], *(os.fsdecode(a) for a in args)]
             sys.stdout, sys.stderr = fake_out, fake_err
             try:
-                _entry.run()
+                with _chdir(cwd):
+                    _entry.run()
             except SystemExit as exc:
                 code = exc.code
             for f in (fake_out, fake_err):
@@ -133,7 +168,8 @@ def in_process(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[
     elif not isinstance(code, int):  # sys.exit("message"): the message on stderr, status 1
         err.write(f"{code}\n".encode(_ENCODING, "backslashreplace"))
         code = 1
-    return subprocess.CompletedProcess([*CMD, *args], code, out.getvalue(), err.getvalue())
+    command = [*CMD, *map(os.fsdecode, args)]
+    return subprocess.CompletedProcess(command, code, out.getvalue(), err.getvalue())
 
 
 def one_error_line(err: bytes) -> str:
