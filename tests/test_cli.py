@@ -1,4 +1,7 @@
-"""The real eller-stream command, run in subprocesses."""
+"""The eller-stream command: by its entry point in this process where it
+writes to a pipe and exits (``cli_support.run``), in processes of its own
+for ``python -m``, a closed pipe, Ctrl-C and the default width of a piped
+stdout."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import subprocess
 import sys
 import time
 
+import cli_support
 import numpy as np
 import pytest
 
@@ -21,13 +25,7 @@ PARSERS = {"ascii": parse_ascii, "unicode": parse_unicode, "blocks": parse_block
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "eller_stream", *args],
-        capture_output=True,
-        env=ENV,
-        timeout=timeout,
-        check=False,
-    )
+    return cli_support.run(*args, timeout=timeout)
 
 
 def raw_grid(data: bytes, width: int) -> np.ndarray:
@@ -67,15 +65,15 @@ def test_probabilities_reach_the_stream():
 
 
 def test_default_width_when_piped_fits_80_columns():
-    out = cli("--rows", "3", "--seed", "1")
+    out = cli_support.process("--rows", "3", "--seed", "1")
     lines = out.stdout.decode().splitlines()
     assert out.returncode == 0 and len(lines[0]) == 79 and len(lines) == 7
-    raw = cli("--rows", "2", "--seed", "1", "--style", "raw")
+    raw = cli_support.process("--rows", "2", "--seed", "1", "--style", "raw")
     assert len(raw.stdout) == 2 * 80
 
 
 def test_python_m_and_help_show_examples():
-    out = cli("--help")
+    out = cli_support.process("--help")
     assert out.returncode == 0 and b"examples:" in out.stdout and b"--save-state" in out.stdout
 
 

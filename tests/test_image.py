@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import io
-import os
 import re
 import subprocess
-import sys
 import tracemalloc
 import xml.etree.ElementTree as ET
 
+import cli_support
 import numpy as np
 import png
 import pytest
@@ -19,8 +18,6 @@ import eller_stream as es
 from naive import EAST, SOUTH
 
 FLOOR, WALL, PATH = 0, 1, 2
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
 
 def read_png(data: bytes) -> np.ndarray:
@@ -213,9 +210,7 @@ def test_tcod_pathfinding_agrees_with_solve():
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "eller_stream", *args], capture_output=True, env=ENV, timeout=120, check=False
-    )
+    return cli_support.run(*args)
 
 
 def test_cli_render_png_and_svg(tmp_path):
@@ -250,14 +245,7 @@ def test_cli_render_png_and_svg(tmp_path):
     ],
 )
 def test_cli_render_bad_arguments(tmp_path, args):
-    out = subprocess.run(
-        [sys.executable, "-m", "eller_stream", "render", *args],
-        capture_output=True,
-        env=ENV,
-        cwd=tmp_path,
-        timeout=60,
-        check=False,
-    )
+    out = cli_support.run("render", *args, cwd=tmp_path, timeout=60)
     assert out.returncode == 2 and out.stdout == b""
     assert len(out.stderr.decode().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []

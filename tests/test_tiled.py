@@ -8,8 +8,8 @@ import json
 import os
 import pathlib
 import subprocess
-import sys
 
+import cli_support
 import numpy as np
 import pytest
 
@@ -18,8 +18,6 @@ import eller_stream as es
 pytiled_parser = pytest.importorskip("pytiled_parser")
 pytmx = pytest.importorskip("pytmx")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
 TILE = 8
 
 
@@ -200,14 +198,7 @@ def test_bad_input_names_it(tmp_path, path, kwargs, error, match):
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "eller_stream", *args],
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=120,
-        check=False,
-    )
+    return cli_support.run(*args, text=True)
 
 
 @pytest.mark.parametrize("ext", ["tmj", "tmx"])
@@ -252,15 +243,7 @@ def test_the_cli_writes_a_level(tmp_path, ext):
     ],
 )
 def test_the_cli_refuses_in_one_line(tmp_path, args, match):
-    done = subprocess.run(
-        [sys.executable, "-m", "eller_stream", "render", *args],
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=120,
-        check=False,
-        cwd=tmp_path,
-    )
+    done = cli_support.run("render", *args, text=True, cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.startswith("eller-stream: error: ") and match in done.stderr
     assert done.stderr.count("\n") == 1 and os.listdir(tmp_path) == []
@@ -271,10 +254,7 @@ def test_a_maps_description_draws_the_same_map_again(tmp_path):
     --cell or --wall in it, which a map refuses)."""
 
     def render(*args: str) -> None:
-        done = subprocess.run(
-            [sys.executable, "-m", "eller_stream", "render", *args],
-            capture_output=True, text=True, env=ENV, timeout=120, check=False, cwd=tmp_path,
-        )  # fmt: skip
+        done = cli_support.run("render", *args, text=True, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
 
     render("-o", "a.tmj", "--band", "4", "--rows", "6", "--width", "5", "--seed", "3", "--loops", "0.5")

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import os
 import pathlib
-import subprocess
-import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+import cli_support
 import numpy as np
 import pytest
 from hypothesis import given
@@ -23,8 +22,6 @@ import eller_stream as es
 pytiled_parser = pytest.importorskip("pytiled_parser")
 pytmx = pytest.importorskip("pytmx")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
 TILE = 8
 
 
@@ -145,10 +142,7 @@ def test_the_cli_records_a_schedule_path_any_xml_holds(tmp_path, ext, name, show
     written as its escape, the map or picture still parses."""
     (tmp_path / os.fsdecode(name)).write_text('{"0": {"loops": 0.1}}')
     args = [b"render", b"-o", f"m.{ext}".encode(), b"--band", b"4", b"--rows", b"8", b"--schedule", name]
-    done = subprocess.run(
-        [sys.executable.encode(), b"-m", b"eller_stream", *args],
-        capture_output=True, env=ENV, timeout=120, check=False, cwd=tmp_path,
-    )  # fmt: skip
+    done = cli_support.run(*args, cwd=tmp_path)  # the bytes decoded as a command line's
     assert done.returncode == 0 and done.stderr == b""
     if ext == "svg":
         root = ET.parse(tmp_path / "m.svg").getroot()
