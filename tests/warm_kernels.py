@@ -44,6 +44,8 @@ def streams() -> None:
     scheduled.rows(0, 40_000)
     scheduled.stream(-7).take(3000)
     es.InfiniteMaze(23, 9, 11, loops=0.3, rooms=0.3).room_rects(-12, 60)
+    es.growing_tree(9, 7, "oldest:60,random:40", 3)  # here for balance: the halves take about as long
+    es.detour(es.eller(7, 30, 2))
     _engine.settle()
 
 
@@ -52,7 +54,6 @@ def grids() -> None:
     detours), the window's searches and the plane's regions."""
     for strategy in ("newest", "oldest", "random", "middle", "newest:90,random:10", "newest:50,oldest:50"):
         es.growing_tree(9, 7, strategy, 3)
-    es.growing_tree(9, 7, "oldest:60,random:40", 3)
     grid = es.backtracker(9, 7, 4)
     start, end = es.suggest_endpoints(grid)
     es.solve(grid, start, end)
@@ -66,7 +67,6 @@ def grids() -> None:
     loops = es.closed_rows(loopy.stream(-10), 21)
     es.metrics(loops)
     es.solve(loops, (0, 0), (20, 12))  # a grid with loops: the marking walk
-    es.detour(es.eller(7, 30, 2))
     rooms = es.InfiniteMaze(23, 9, 11, loops=0.3, rooms=0.3)
     win = es.Window(rooms, row=-5, below=12)
     win.distances((-5, 3))
@@ -81,8 +81,8 @@ def grids() -> None:
     _engine.settle()
 
 
-# (about 100 s and 60 s of compile on a busy 2-core machine: the braid and
-# rooms kernels of the banded maze are the longest, and one kernel is not split)
+# (about 33 s each, side by side on a quiet 2-core machine with an empty cache: the
+# braid and rooms kernels of the banded maze are the longest; one kernel is not split)
 HALVES: list[Callable[[], None]] = [streams, grids]
 
 if __name__ == "__main__":
