@@ -152,19 +152,19 @@ def write_store(
 ) -> None:
     """Store the Dask ``array`` (uint8) in a Zarr array of ``chunks`` at
     ``path`` with ``attributes``, through the scheduler in use; a local
-    ``path`` is written beside it and renamed into place when whole."""
+    ``path`` is written beside it and renamed into place when whole.
+
+    The attributes are written after the chunks: Dask walks the target of a
+    store (a Zarr array is a dataclass) into its metadata, and a schedule of
+    a megabyte there cost seconds before the first chunk."""
     zarr = require("zarr")
 
     def write(target: str) -> None:
         store = zarr.create_array(
-            store=target,
-            shape=array.shape,
-            chunks=chunks,
-            dtype="uint8",
-            attributes=attributes,
-            overwrite=overwrite,
+            store=target, shape=array.shape, chunks=chunks, dtype="uint8", overwrite=overwrite
         )
         array.store(store, lock=False)
+        store.update_attributes(attributes)
 
     local = local_path(path)
     if local is None:
