@@ -67,17 +67,9 @@ def lasting(rows: np.ndarray, top: int, y: int, x: int, within: int) -> np.ndarr
     One search of ``2 * within + 1`` rows for each such row."""
     n, w = rows.shape
     out = np.zeros(rows.shape, bool)
-    first_kept, last_kept = top == -ROW_LIMIT, top + n == ROW_LIMIT
     span = min(2 * within + 1, n)
     dist = np.empty(span * w, np.int64)  # one search's scratch, for all of them
     queue = np.empty(span * w, np.int32)
-    for j in range(max(y - within, 0), min(y + within + 1, n)):
-        lo, hi = j - within, j + within + 1
-        if (lo < 0 and not first_kept) or (hi > n and not last_kept):
-            continue  # some row of R(c) exists but is not kept
-        lo, hi = max(lo, 0), min(hi, n)
-        cells = (hi - lo) * w
-        dist[:cells] = -1
-        call(bk.bfs, rows[lo:hi], (y - lo) * w + x, -1, dist[:cells], queue[:cells])
-        out[j] = dist[(j - lo) * w : (j - lo + 1) * w] >= 0
+    first_kept, last_kept = top == -ROW_LIMIT, top + n == ROW_LIMIT
+    call(bk.reached_by_row, rows, y, x, within, first_kept, last_kept, out, dist, queue)
     return out
