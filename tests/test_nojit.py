@@ -78,6 +78,7 @@ def digests():
     path = win.path((-5, 3), (7, 20))
     out["window"] = repr((win.distances((-5, 3)).tolist(), None if path is None else path.tolist()))
     out["random"] = hashlib.sha256(rooms.random(-12, 60, salt=5).tobytes()).hexdigest()
+    out["lasting"] = repr(win.lasting((-5, 3), 4).tolist())
     return out
 
 if __name__ == "__main__":
