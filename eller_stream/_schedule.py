@@ -59,6 +59,7 @@ MAX_TEXT_BYTES = 4 * MAX_JSON_BYTES  # the text from_json reads, at most: room f
 _BAND_LOW, _BAND_HIGH = -(2**63), 2**63 - 1  # band indices: the rows' range, cut by the band height
 _CHECKS = {f.name: f.metadata["check"] for f in dataclasses.fields(BandParams)}
 _INT_TEXT = re.compile(r"-?(0|[1-9][0-9]*)")
+_ONE_BAND_KEPT = 256  # the bands whose thresholds a schedule keeps
 
 
 def _band_index(key: object) -> int:
@@ -107,7 +108,7 @@ class Schedule:
     0.5
     """
 
-    __slots__ = ("_columns", "_frames", "_hash", "_json", "_key_array", "_keys")
+    __slots__ = ("_columns", "_frames", "_hash", "_json", "_key_array", "_keys", "_one_band")
 
     def __init__(self, keyframes: Mapping[int, Mapping[str, float]]) -> None:
         if isinstance(keyframes, Schedule):
@@ -144,6 +145,9 @@ class Schedule:
             )
             for name in _CHECKS
         }
+        # thresholds(params, band, 1) by (params, band): a window or a stream asks for the same
+        # few bands again and again, and each answer is some 150 us of numpy
+        self._one_band: dict[tuple[BandParams, int], np.ndarray] = {}
 
     @property
     def keyframes(self) -> dict[int, dict[str, float]]:
@@ -256,10 +260,19 @@ class Schedule:
         """The kernels' ``(n, N_THRESHOLDS)`` thresholds of bands ``band0 ..
         band0 + n - 1`` (row ``j``'s ``TH_DOOR_ABOVE``: the doors of band
         ``band0 + j - 1``), with numpy, as :meth:`BandParams.thresholds` of
-        each band would give them."""
+        each band would give them (the same array again for a band asked for
+        lately, alone: the kernels only read it)."""
+        kept = self._one_band.get((params, band0)) if n == 1 else None
+        if kept is not None:
+            return kept
         bands = np.arange(band0 - 1, band0 + n, dtype=np.int64)  # the band above the first too
         v = self.values(params, bands)
-        return BandParams.thresholds_of({name: p[1:] for name, p in v.items()}, v["doors"][:-1])
+        th = BandParams.thresholds_of({name: p[1:] for name, p in v.items()}, v["doors"][:-1])
+        if n == 1:
+            if len(self._one_band) >= _ONE_BAND_KEPT:
+                self._one_band.clear()
+            self._one_band[params, band0] = th
+        return th
 
 
 def _at(column: tuple[np.ndarray, np.ndarray], index: np.ndarray, own: float) -> np.ndarray:

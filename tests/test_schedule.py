@@ -66,6 +66,12 @@ def test_band_params_are_the_model_and_the_thresholds_agree(schedule, bands):
     many = s.thresholds(own, b0, 30)
     for j in (0, 7, 29):
         np.testing.assert_array_equal(many[j], s.thresholds(own, b0 + j, 1)[0])
+    # a schedule keeps the bands asked for lately: each maze's own values still count
+    other = es.BandParams(horizontal=0.5, loops=0.25, doors=0.5)
+    for b in bands:
+        if b > -(2**63):
+            kept, fresh = s.thresholds(other, b, 1), es.Schedule(schedule).thresholds(other, b, 1)
+            np.testing.assert_array_equal(kept, fresh)
 
 
 def test_keyframes_linear_between_and_held_outside():
