@@ -16,7 +16,6 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config):
     """The benchmarks in this one process: the test run's ``-n 2`` (pyproject)

@@ -157,6 +157,8 @@ SCHEDULES: list[Case] = [
     param("schedule", {"4": {"loops": 0.1}, "-0": {}, "0": {"doors": 0.5}}, word="band 0"),
 ]
 CASES = ROWS + PARAMS + SCHEDULES
+
+
 # Schedule.from_json_value keeps the last keyframe of a band named twice
 # (issue 32, item 7: its fix is on another branch)
 def cases(where: str) -> list[Any]:
