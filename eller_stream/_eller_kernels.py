@@ -43,14 +43,21 @@ LR_PAD = 3
 
 
 @_njit(inline="always")
+def _link(left: np.ndarray, right: np.ndarray, a: Int64, b: Int64, do: Int64, scratch: Int64) -> None:
+    """If ``do``, make ``b`` the cell after ``a`` in their list (and ``a``
+    the cell before ``b``); else write only to scratch."""
+    right[np.uint64(_sel(do, a, scratch))] = b
+    left[np.uint64(_sel(do, b, scratch))] = a
+
+
+@_njit(inline="always")
 def _join(
     left: np.ndarray, right: np.ndarray, x: Int64, a: Int64, b: Int64, join: Int64, scratch: Int64
 ) -> None:
     """If ``join``, splice the list of x+1's set (``a``: its cell before
     x+1) into that of x's set (``b``: its cell after x), keeping it sorted;
     else write only to scratch."""
-    right[np.uint64(_sel(join, a, scratch))] = b
-    left[np.uint64(_sel(join, b, scratch))] = a
+    _link(left, right, a, b, join, scratch)
     right[np.uint64(_sel(join, x, scratch))] = x + 1
     left[np.uint64(_sel(join, x + 1, scratch))] = x
 
@@ -61,8 +68,7 @@ def _leave(
 ) -> None:
     """If ``close``, take cell x (neighbours lx, rx in its list) out of its
     set's list and make it a set of its own; else write only to scratch."""
-    right[np.uint64(_sel(close, lx, scratch))] = rx
-    left[np.uint64(_sel(close, rx, scratch))] = lx
+    _link(left, right, lx, rx, close, scratch)
     i = np.uint64(_sel(close, x, scratch))
     left[i] = x
     right[i] = x
@@ -130,8 +136,7 @@ def eller_cell(
     a = l1  # previous cell of B
     b = rx  # next cell of A
     join = np.int64(a != xx) & np.int64((bits & _LOW32) < join_below)
-    right[np.uint64(_sel(join, a, scratch))] = b
-    left[np.uint64(_sel(join, b, scratch))] = a
+    _link(left, right, a, b, join, scratch)  # the join's splice; x's and x + 1's entries come later
     lx, rx, l1, r1, l2 = _after_join(join, xx, a, b, lx, rx, l1, r1, l2)
     # South wall: close it (x leaves its set) unless x is alone.
     close = np.int64(lx != xx) & np.int64((bits >> _S32) >= open_below)
@@ -148,8 +153,7 @@ def _own(
     """:func:`_leave` that also stores x's own entries when it stays (its
     list neighbours ``lx``, ``rx``): after it, x's entries in memory are
     right whatever ``close`` was."""
-    right[np.uint64(_sel(close, lx, scratch))] = rx
-    left[np.uint64(_sel(close, rx, scratch))] = lx
+    _link(left, right, lx, rx, close, scratch)
     left[np.uint64(x)] = _sel(close, x, lx)
     right[np.uint64(x)] = _sel(close, x, rx)
 
