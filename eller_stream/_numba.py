@@ -28,6 +28,7 @@ from typing import Any, Literal, ParamSpec, TypeVar, cast, overload
 import numpy as np
 
 from ._backend import LEAN
+from ._kernel_cache import restamp
 
 _U64 = np.uint64
 
@@ -89,7 +90,7 @@ def _jit(func: Callable[..., object], parallel: bool, inline: Inline) -> object:
         return numba.njit(func, cache=cache, nogil=True, boundscheck=False, parallel=parallel, inline=inline)
 
     try:
-        return jit(cache=True)
+        dispatcher = jit(cache=True)
     except RuntimeError as exc:
         if "no locator available" not in str(exc):
             raise
@@ -97,6 +98,8 @@ def _jit(func: Callable[..., object], parallel: bool, inline: Inline) -> object:
             _no_cache_noted[0] = True
             print(_NO_CACHE_NOTE, file=sys.stderr)
         return jit(cache=False)
+    restamp(dispatcher)  # keyed on every module: a kernel holds the code of those it calls
+    return dispatcher
 
 
 # -- numba is imported when a kernel is first needed --------------------------------

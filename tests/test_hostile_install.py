@@ -84,3 +84,39 @@ def test_read_only_install_imports_and_runs(tmp_path):
     notes = [line for line in done.stderr.splitlines() if "cache" in line]
     assert len(notes) == 1, done.stderr  # said once, not once per kernel
     assert "NUMBA_CACHE_DIR" in notes[0]
+
+
+CACHE_SCRIPT = textwrap.dedent(
+    """
+    import numpy as np
+    from eller_stream import _eller_kernels, _numba
+    _numba.load()
+    assert _eller_kernels.is_noncrossing_partition(np.arange(3), np.arange(3))
+    stats = _eller_kernels.is_noncrossing_partition.stats
+    print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))
+    """
+)
+
+
+def test_a_change_to_any_module_compiles_the_kernels_again(tmp_path):
+    """numba keys a kernel's cache on its own file, but a kernel holds the
+    code of the kernels it calls from other files: after a change to one of
+    those, the old code must not load (stamped with every module)."""
+    site = tmp_path / "site"
+    source = Path(es.__file__).parent
+    shutil.copytree(source, site / "eller_stream", ignore=shutil.ignore_patterns("__pycache__", "*.nb?"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "PYTHON"))}
+    env.update(PYTHONPATH=str(site), PYTHONDONTWRITEBYTECODE="1")
+
+    def hits_and_misses() -> list[str]:
+        command = [sys.executable, "-c", CACHE_SCRIPT]
+        done = subprocess.run(command, cwd=site, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert hits_and_misses() == ["0", "1"]  # compiled, and cached
+    assert hits_and_misses() == ["1", "0"]  # loaded from the cache
+    other = site / "eller_stream" / "_content.py"  # not the kernel's file, nor one it imports
+    other.write_text(other.read_text() + "\n# changed\n")
+    assert hits_and_misses() == ["0", "1"]  # compiled again
+    assert hits_and_misses() == ["1", "0"]
