@@ -116,10 +116,21 @@ def local_path(path: str | os.PathLike[str]) -> str | None:
     return None if "://" in text else text
 
 
+def is_store_folder(path: str) -> bool:
+    """Whether the folder ``path`` holds a Zarr array or group (v3 or v2)."""
+    return any(os.path.isfile(os.path.join(path, name)) for name in ("zarr.json", ".zarray", ".zgroup"))
+
+
 def write_local(target: str, write: Any, overwrite: bool) -> None:
-    """``write`` a store into a folder beside ``target``, then rename it there."""
+    """``write`` a store into a folder beside ``target``, then rename it there.
+    ``overwrite`` replaces a file, a symlink or a Zarr store, never another
+    folder (``""`` or ``"."`` would have been the working directory)."""
     if os.path.lexists(target) and not overwrite:
         raise FileExistsError(f"{target!r} exists (overwrite=True replaces it)")
+    if os.path.isdir(target) and not os.path.islink(target) and not is_store_folder(target):
+        raise ValueError(
+            f"path: {target!r} is a folder that holds no Zarr store: overwrite=True replaces only a store"
+        )
     folder, name = os.path.split(target)
     temp = os.path.join(folder, f".{name}.eller-stream-{os.getpid()}-{uuid.uuid4().hex}.tmp")
     old = temp[: -len(".tmp")] + ".old"
@@ -167,6 +178,8 @@ def write_store(
         store.update_attributes(attributes)
 
     local = local_path(path)
+    if not local and local is not None:
+        raise ValueError("path must name a store, got an empty path")
     if local is None:
         write(os.fspath(path))
         return

@@ -260,18 +260,18 @@ class Schedule:
         """The kernels' ``(n, N_THRESHOLDS)`` thresholds of bands ``band0 ..
         band0 + n - 1`` (row ``j``'s ``TH_DOOR_ABOVE``: the doors of band
         ``band0 + j - 1``), with numpy, as :meth:`BandParams.thresholds` of
-        each band would give them (the same array again for a band asked for
-        lately, alone: the kernels only read it)."""
+        each band would give them (for a band asked for lately, alone, a
+        copy of the answer kept: a caller may write to what it gets)."""
         kept = self._one_band.get((params, band0)) if n == 1 else None
         if kept is not None:
-            return kept
+            return kept.copy()
         bands = np.arange(band0 - 1, band0 + n, dtype=np.int64)  # the band above the first too
         v = self.values(params, bands)
         th = BandParams.thresholds_of({name: p[1:] for name, p in v.items()}, v["doors"][:-1])
         if n == 1:
             if len(self._one_band) >= _ONE_BAND_KEPT:
                 self._one_band.clear()
-            self._one_band[params, band0] = th
+            self._one_band[params, band0] = th.copy()
         return th
 
 

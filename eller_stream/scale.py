@@ -316,7 +316,8 @@ def write_zarr(
     bands_per_chunk, chunks:
         Bands a chunk, or a plane's chunk shape, as for :func:`to_dask`.
     overwrite:
-        Replace what is at ``path``.
+        Replace the file, symlink or Zarr store at ``path`` (never another
+        folder: a ``ValueError``).
 
     >>> import pytest; da, zarr = pytest.importorskip("dask.array"), pytest.importorskip("zarr")  # [dask]
     >>> import os, tempfile, eller_stream as es

@@ -359,3 +359,21 @@ def test_a_url_is_written_in_place(tmp_path):
         np.testing.assert_array_equal(zarr.open_array(url, mode="r")[:], maze.rows(0, 9))
     es.write_zarr(f"file://{tmp_path}/m.zarr", maze, 0, 9)  # a file:// URL is a local folder
     assert es.read_zarr_maze(tmp_path / "m.zarr") == (maze, 0, 9)
+
+
+@pytest.mark.parametrize("name", ["", ".", "folder"])
+def test_overwrite_never_replaces_a_folder_that_is_not_a_store(tmp_path, monkeypatch, name):
+    """``write_zarr("", ..., overwrite=True)`` replaced the working directory
+    with the store (``os.path.abspath("")``), and so did ``"."`` or any
+    folder: now a ValueError naming ``path``, and nothing touched."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "precious.txt").write_text("kept")
+    (tmp_path / "folder" / "precious.txt").write_text("kept")
+    maze = es.InfiniteMaze(5, band=2, seed=1)
+    with pytest.raises(ValueError, match="path"):
+        es.write_zarr(name, maze, 0, 4, overwrite=True)
+    with pytest.raises(ValueError, match="path"):
+        es.write_zarr(name, es.Plane(4, seed=1), 0, 4, 0, 4, overwrite=True)
+    assert sorted(os.listdir(tmp_path)) == ["folder", "precious.txt"]
+    assert os.listdir(tmp_path / "folder") == ["precious.txt"]

@@ -74,6 +74,19 @@ def test_band_params_are_the_model_and_the_thresholds_agree(schedule, bands):
             np.testing.assert_array_equal(kept, fresh)
 
 
+def test_a_caller_writing_to_the_thresholds_changes_no_later_rows():
+    """The thresholds a schedule kept for a band were handed out as they
+    were: a caller's write to them changed the rows of every maze sharing
+    the schedule."""
+    s = es.Schedule({0: {"loops": 1.0}, 4: {"loops": 0.0, "rooms": 0.25}, 8: {"horizontal": 0.1}})
+    maze = es.InfiniteMaze(12, band=4, seed=3, schedule=s)
+    expected = es.InfiniteMaze(12, band=4, seed=3, schedule=es.Schedule(s.keyframes)).rows(0, 40)
+    for _ in range(2):  # the answer made, then the answer kept
+        s.thresholds(maze.params, 2, 1)[0, :] = 0
+    got = np.concatenate([maze.rows(y, y + 1) for y in range(40)])
+    np.testing.assert_array_equal(got, expected)
+
+
 def test_keyframes_linear_between_and_held_outside():
     maze = es.InfiniteMaze(
         10, 4, 1, horizontal=0.3, schedule=es.Schedule({-10: {"loops": 1.0}, 10: {"vertical": 0.1}})
