@@ -28,7 +28,7 @@ from typing import Any, Literal, ParamSpec, TypeVar, cast, overload
 import numpy as np
 
 from ._backend import LEAN
-from ._kernel_cache import restamp
+from . import _kernel_cache as kernel_cache
 
 _U64 = np.uint64
 
@@ -76,6 +76,7 @@ def _njit(
     def decorate(func: F) -> F:
         if LEAN:
             return func
+        kernel_cache.defined(func)  # the files numba's cache is keyed on, as imported
         return cast(F, _stand_in(lambda: _jit(func, parallel, inline), func))
 
     if func is not None:
@@ -98,7 +99,7 @@ def _jit(func: Callable[..., object], parallel: bool, inline: Inline) -> object:
             _no_cache_noted[0] = True
             print(_NO_CACHE_NOTE, file=sys.stderr)
         return jit(cache=False)
-    restamp(dispatcher)  # keyed on every module: a kernel holds the code of those it calls
+    kernel_cache.restamp(dispatcher)  # keyed on every module: a kernel holds the code of those it calls
     return dispatcher
 
 

@@ -17,6 +17,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -88,8 +89,14 @@ def test_read_only_install_imports_and_runs(tmp_path):
 
 CACHE_SCRIPT = textwrap.dedent(
     """
+    import os, sys, time
     import numpy as np
     from eller_stream import _eller_kernels, _numba
+    if len(sys.argv) > 1:  # imported: wait for the files to change before numba loads
+        open(sys.argv[1] + ".ready", "w").close()
+        deadline = time.monotonic() + 120
+        while not os.path.exists(sys.argv[1] + ".go") and time.monotonic() < deadline:
+            time.sleep(0.01)
     _numba.load()
     assert _eller_kernels.is_noncrossing_partition(np.arange(3), np.arange(3))
     stats = _eller_kernels.is_noncrossing_partition.stats
@@ -101,21 +108,74 @@ CACHE_SCRIPT = textwrap.dedent(
 def test_a_change_to_any_module_compiles_the_kernels_again(tmp_path):
     """numba keys a kernel's cache on its own file, but a kernel holds the
     code of the kernels it calls from other files: after a change to one of
-    those, the old code must not load (stamped with every module)."""
+    those, the old code must not load. The stamp is of the files as the
+    process imported them: one that imported the old files and compiles
+    after the change must not stamp its old code as the new. An editor's
+    dangling lock file among the modules is no module."""
     site = tmp_path / "site"
     source = Path(es.__file__).parent
     shutil.copytree(source, site / "eller_stream", ignore=shutil.ignore_patterns("__pycache__", "*.nb?"))
+    (site / "eller_stream" / ".#_rng.py").symlink_to("someone@host.4242:1700000000")  # Emacs's lock
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "PYTHON"))}
     env.update(PYTHONPATH=str(site), PYTHONDONTWRITEBYTECODE="1")
+    command = [sys.executable, "-c", CACHE_SCRIPT]
 
-    def hits_and_misses() -> list[str]:
-        command = [sys.executable, "-c", CACHE_SCRIPT]
-        done = subprocess.run(command, cwd=site, env=env, capture_output=True, text=True, timeout=300)
+    def hits_and_misses(done: subprocess.CompletedProcess[str]) -> list[str]:
         assert done.returncode == 0, done.stderr
         return done.stdout.split()
 
-    assert hits_and_misses() == ["0", "1"]  # compiled, and cached
+    flag = str(tmp_path / "old")
+    old = subprocess.Popen(
+        [*command, flag], cwd=site, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120
+    while not os.path.exists(flag + ".ready") and old.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
     other = site / "eller_stream" / "_content.py"  # not the kernel's file, nor one it imports
     other.write_text(other.read_text() + "\n# changed\n")
-    assert hits_and_misses() == ["0", "1"]  # compiled again (was loaded: ["1", "0"])
-    assert hits_and_misses() == ["1", "0"]  # and cached again
+    Path(flag + ".go").touch()
+    out, err = old.communicate(timeout=300)
+    assert hits_and_misses(subprocess.CompletedProcess(command, old.returncode, out, err)) == ["0", "1"]
+
+    def run() -> list[str]:
+        return hits_and_misses(
+            subprocess.run(command, cwd=site, env=env, capture_output=True, text=True, timeout=300)
+        )
+
+    assert run() == ["0", "1"]  # the old code, compiled after the change, is not loaded (was: ["1", "0"])
+    assert run() == ["1", "0"]  # the new code is cached
+
+
+def test_a_module_changed_after_the_first_kernel_gets_a_stamp_of_its_own(tmp_path, monkeypatch):
+    """A module imported after the stamp was taken, whose file changed since,
+    holds code that matches no files: the stamp then is the process's own."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "kernel_cache_copy", Path(es.__file__).parent / "_kernel_cache.py"
+    )
+    assert spec is not None and spec.loader is not None
+    kc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(kc)  # a copy: the package's own stamp is not touched
+    monkeypatch.setattr(kc, "_FOLDER", str(tmp_path))
+    for name in ("_a.py", "_b.py", "not-a-module.py"):
+        (tmp_path / name).write_text("x = 1\n")
+
+    def kernel_of(name: str):  # a function whose code says it was defined in tmp_path/name
+        namespace: dict[str, object] = {}
+        exec(compile("def kernel():\n    pass\n", str(tmp_path / name), "exec"), namespace)
+        return namespace["kernel"]
+
+    kc.defined(kernel_of("_a.py"))
+    assert sorted(kc._digests) == ["_a.py", "_b.py"]
+    shared = kc.package_stamp()
+    (tmp_path / "not-a-module.py").write_text("x = 2\n")
+    kc.defined(kernel_of("_b.py"))
+    assert kc.package_stamp() == shared  # what changed is no module
+    (tmp_path / "_b.py").write_text("x = 2\n")
+    kc.defined(kernel_of("_b.py"))
+    assert kc.package_stamp() == shared  # _b's kernels were checked already: the file it imported
+    monkeypatch.setattr(kc, "_checked", set())
+    kc.defined(kernel_of("_b.py"))  # as if _b were imported only now, after the change
+    own = kc.package_stamp()
+    assert own != shared and own == kc.package_stamp()
