@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
 
@@ -31,6 +32,7 @@ __all__ += ["eller_rows", "lean_first", "lean_up_to", "settle"]
 COLD_ROWS = 16  # a stream's blocks while its kernel is not ready: the first rows come at once
 LEAN_CELLS = 1 << 16  # a larger job waits for the kernel (the lean twin: ~15 ms at 230 ns a cell)
 _lean_cells = [LEAN_CELLS]  # the limit in force (:func:`lean_up_to`)
+FORK_WAIT = 120.0  # a fork waits at most this long for the kernels getting ready (Warming)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -53,8 +55,11 @@ class Warming(Generic[P, R]):
     real calls need, or loads it from its cache); from the call after it is
     done, ``kernel`` answers. A job of more than ``LEAN_CELLS`` cells waits
     for ``kernel`` instead. Should numba fail, ``lean`` goes on answering.
-    A child forked while the thread runs keeps to ``lean``: the thread, and
-    any lock it held, did not come with it."""
+    A fork waits for the threads under way (at most ``FORK_WAIT`` seconds):
+    a thread holds locks of numba's and of the imports it makes, and a
+    child forked while one was held would wait for it for ever at its first
+    numba call. A child forked while a thread still runs (after the wait)
+    keeps to ``lean``."""
 
     _all: ClassVar[list[Warming[Any, Any]]] = []
 
@@ -92,6 +97,7 @@ class Warming(Generic[P, R]):
             if self._started:
                 return
             self._started = True
+        _guard_forks()
         thread = threading.Thread(target=self._get_ready, args=(copies, kwargs), name="warming", daemon=True)
         thread.start()
 
@@ -113,6 +119,13 @@ class Warming(Generic[P, R]):
         else:
             self.error = error
         self.done.set()
+
+    @classmethod
+    def _before_fork(cls) -> None:
+        deadline = time.monotonic() + FORK_WAIT
+        for w in cls._all:
+            if w._started:
+                w.done.wait(max(0.0, deadline - time.monotonic()))
 
     @classmethod
     def _forked(cls) -> None:
@@ -147,6 +160,24 @@ def lean_first(kernel: object) -> bool:
 def cold(kernel: object) -> bool:
     """Whether ``kernel`` is a :class:`Warming` kernel whose lean twin still answers."""
     return isinstance(kernel, Warming) and not kernel.done.is_set()
+
+
+_fork_guarded = [False]
+
+
+def _guard_forks() -> None:
+    """Make a fork wait for the kernels getting ready (before the first thread
+    starts). At a fork, the callables registered last run first: the modules
+    whose own run first and take a lock that numba takes too (logging's, the
+    thread pools') are imported before this one is registered, so that the
+    locks are free while a fork waits."""
+    if _fork_guarded[0] or not hasattr(os, "register_at_fork"):
+        return
+    _fork_guarded[0] = True
+    import concurrent.futures.thread  # noqa: F401 (its lock taken at a fork: registered before ours)
+    import logging  # noqa: F401 (the same)
+
+    os.register_at_fork(before=Warming._before_fork)
 
 
 if hasattr(os, "register_at_fork"):

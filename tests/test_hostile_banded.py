@@ -179,6 +179,33 @@ def test_a_fork_after_the_parallel_path_leaves_the_children_working():
     assert got == [want] * 4
 
 
+def test_a_fork_while_a_kernel_gets_ready_leaves_the_child_working():
+    """A child forked while the thread that gets a kernel ready held numba's
+    locks (and an import's) waited for ever at its first numba call: a fork
+    now waits for that thread."""
+    code = textwrap.dedent(
+        """
+        import os, eller_stream as es
+        from eller_stream import _engine
+        maze = es.InfiniteMaze(10, band=4, seed=2)
+        maze.rows(0, 8)  # the lean twin answers; a thread imports numba and gets the kernel ready
+        print("in flight", any(w._started and not w.done.is_set() for w in _engine.Warming._all))
+        pid = os.fork()
+        if pid == 0:
+            print("child", es.Window(maze, row=20).lasting((20, 3)).sum(), flush=True)
+            os._exit(0)
+        print("child's status", os.waitpid(pid, 0)[1])
+        print("parent", es.Window(maze, row=20).lasting((20, 3)).sum())
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "in flight True"  # else the test tests nothing
+    parent = lines[-1].split()[-1]
+    assert sorted(lines[1:]) == sorted([f"child {parent}", "child's status 0", f"parent {parent}"])
+
+
 @pytest.mark.slow
 def test_the_parallel_path_under_a_memory_limit_gives_a_clear_error():
     # it raised SystemError from inside the parallel kernel (the serial path: MemoryError)
