@@ -27,8 +27,8 @@ from typing import Any, Literal, ParamSpec, TypeVar, cast, overload
 
 import numpy as np
 
-from ._backend import LEAN
 from . import _kernel_cache as kernel_cache
+from ._backend import LEAN
 
 _U64 = np.uint64
 
