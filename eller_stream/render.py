@@ -327,8 +327,7 @@ def text_rows(rows: Iterable[np.ndarray], style: str = "ascii") -> Iterator[str]
     |     |
     +--+--+
     """
-    if style == "raw":
-        raise ValueError("style must be a text style (ascii, unicode or blocks), got 'raw'")
+    _check_text_style(style)
     renderer: TextRenderer | None = None
     for row in rows:
         row = check_rows("row", np.asarray(row))
@@ -338,6 +337,14 @@ def text_rows(rows: Iterable[np.ndarray], style: str = "ascii") -> Iterator[str]
         yield from renderer.rows(row).decode().splitlines()
     if renderer is not None:
         yield from renderer.close().decode().splitlines()
+
+
+def _check_text_style(style: object) -> None:
+    """``style`` must be a text style (not ``raw``, the stream's bytes)."""
+    if not isinstance(style, str):
+        raise TypeError(f"style must be a str, got {type(style).__name__}")
+    if style not in STYLES[:3]:
+        raise ValueError(f"style must be a text style (ascii, unicode or blocks), got {style!r}")
 
 
 def text(grid: np.ndarray, style: str = "ascii") -> str:
@@ -359,8 +366,7 @@ def text(grid: np.ndarray, style: str = "ascii") -> str:
     ███████
     """
     grid = check_rows("grid", grid)
-    if style == "raw":
-        raise ValueError("style must be a text style (ascii, unicode or blocks), got 'raw'")
+    _check_text_style(style)
     renderer = TextRenderer(grid.shape[1], style)
     return (renderer.start() + renderer.rows(grid) + renderer.close()).decode()
 

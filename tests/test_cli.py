@@ -75,6 +75,9 @@ def test_default_width_when_piped_fits_80_columns():
 def test_python_m_and_help_show_examples():
     out = cli_support.process("--help")
     assert out.returncode == 0 and b"examples:" in out.stdout and b"--save-state" in out.stdout
+    for command in (b"render", b"compare", b"serve"):  # every other command is named
+        assert b"eller-stream " + command + b" --help" in out.stdout
+    assert b"--chunk" not in out.stdout  # render's option, not this command's
 
 
 def test_closed_pipe_exits_quietly():

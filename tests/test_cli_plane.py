@@ -176,6 +176,7 @@ def test_the_knob_options_follow_plane_params():
     "args, words",
     [
         (["--left", "5"], "--left needs --chunk"),
+        (["--start", "5"], "--start needs --band or --chunk"),
         (["--no-perfect"], "--no-perfect needs --chunk"),
         (["--perfect"], "--perfect needs --chunk"),
         (["--chunk", "4", "--band", "8"], "--chunk draws the plane, --band the banded maze"),

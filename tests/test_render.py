@@ -119,3 +119,16 @@ def test_tiles_without_the_top_edge_are_what_tile_rows_gives():
     assert open_top.shape == (2 * 12, 2 * 9 + 1) and np.array_equal(open_top, lazy)
     assert np.array_equal(es.tiles(grid)[1:], open_top) and es.tiles(grid)[0].all()
     assert not open_top[0, 1::2].any()  # row 5's cells sit on the first tile row
+
+
+@pytest.mark.parametrize(
+    ("style", "error"), [("fancy", ValueError), ("raw", ValueError), (["ascii"], TypeError)]
+)
+def test_text_names_only_the_text_styles(style, error):
+    """``es.text(grid, "fancy")`` listed ``raw`` among the styles, which
+    ``es.text`` then refused: the two messages disagreed."""
+    grid = es.eller(5, 3, seed=1)
+    for make in (lambda: es.text(grid, style), lambda: list(es.text_rows(grid, style))):
+        with pytest.raises(error, match="style must be") as info:
+            make()
+        assert "raw" not in str(info.value).replace(repr(style), "")

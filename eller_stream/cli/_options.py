@@ -135,7 +135,9 @@ def add_probabilities(p: argparse.ArgumentParser, horizontal: str, vertical: str
     p.add_argument("--vertical", type=option_probability("vertical"), help=vertical)
 
 
-def add_banded(p: argparse.ArgumentParser) -> None:
+def add_banded(p: argparse.ArgumentParser, plane: bool = False) -> None:
+    """--band, --start, the banded maze's knobs and --schedule (``plane``:
+    the command takes the plane's --chunk too, which --start serves)."""
     p.add_argument(
         "--band",
         type=band_type,
@@ -146,7 +148,7 @@ def add_banded(p: argparse.ArgumentParser) -> None:
         "--start",
         type=start_type,
         metavar="ROW",
-        help="with --band or --chunk: the first row, any integer (0)",
+        help=f"with --band{' or --chunk' if plane else ''}: the first row, any integer (0)",
     )
     for name in BANDED_ONLY:
         p.add_argument(
@@ -167,7 +169,8 @@ def check_banded(args: argparse.Namespace) -> None:
     if args.band is None:
         for name in ("start", *BANDED_ONLY, "schedule"):
             if getattr(args, name) is not None and not (plane and name == "start"):
-                raise UsageError(f"--{name} needs --band")
+                needs = "--band or --chunk" if name == "start" and hasattr(args, "chunk") else "--band"
+                raise UsageError(f"--{name} needs {needs}")
 
 
 def add_plane(p: argparse.ArgumentParser) -> None:

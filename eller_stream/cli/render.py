@@ -86,7 +86,7 @@ def parser() -> Parser:
     p.add_argument("--wall", type=opt.option_int("wall", 1, 1000), help="wall thickness in pixels (2)")
     p.add_argument("--endpoints", action="store_true", help="open the suggested start and end in the wall")
     p.add_argument("--solution", action="store_true", help="draw the path between them (implies --endpoints)")
-    opt.add_banded(p)
+    opt.add_banded(p, plane=True)
     opt.add_plane(p)
     return p
 

@@ -58,6 +58,7 @@ a perfect maze.
 other commands:
   eller-stream render --help               draw a maze as a PNG or SVG picture
   eller-stream compare --help              compare Eller, Growing Tree and the backtracker
+  eller-stream serve --help                serve rows over HTTP, with a viewer in the browser
 
 """
     + EXIT_STATUSES
