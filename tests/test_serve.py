@@ -154,6 +154,7 @@ BAD = [
     ({"band": "+4"}, "band", "band must be an integer"),
     ({"start": "8"}, "stop", "stop must be greater than start"),
     ({"start": "9", "stop": "8"}, "stop", "stop must be greater than start"),
+    ({"start": "5", "stop": "0"}, "stop", "stop must be greater than start"),
     ({"start": str(-(2**63) - 1)}, "start", "start must be in"),
     ({"stop": str(2**63 + 1)}, "stop", "stop must be in"),
     ({"start": "0x10"}, "start", "start must be an integer"),

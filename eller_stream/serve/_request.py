@@ -122,7 +122,7 @@ def parse(query: Query) -> RowsRequest:
     seed = q.integer(query, "seed", 0, SEED_LIMIT - 1)
     low = 0 if band is None else -ROW_LIMIT
     start = q.integer(query, "start", low, ROW_LIMIT - 1)
-    stop = q.integer(query, "stop", low + 1, ROW_LIMIT)
+    stop = q.integer(query, "stop", low, ROW_LIMIT)  # then stop <= start is said as such
     if stop <= start:
         raise QueryError("stop", f"stop must be greater than start, got start={start}, stop={stop}")
     format = q.fmt(query)
