@@ -34,7 +34,7 @@ EXAMPLES = (
 examples:
   eller-stream render -o maze.png --width 40 --rows 30
   eller-stream render -o maze.svg --width 40 --rows 30 --endpoints --solution
-  eller-stream render -o tall.png --width 1000 --rows 1000000 --cell 2 --wall 1   streamed, O(width) memory
+  eller-stream render -o tall.png --width 1000 --rows 10000 --cell 2 --wall 1     streamed, O(width) memory
   eller-stream render -o gt.png --algorithm growing-tree --strategy newest:90,random:10 --width 80 --rows 60
   eller-stream render -o level.tmj --band 16 --start 1000000 --rows 48   a Tiled map (.tmj JSON, .tmx XML)
   eller-stream render -o big.zarr --band 32 --rows 100000 --width 1000   the rows, through Dask ([dask] extra)
