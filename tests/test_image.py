@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import subprocess
 import tracemalloc
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import cli_support
 import numpy as np
@@ -269,3 +271,15 @@ def test_svg_description_holds_what_xml_can_and_refuses_the_rest():
     for bad in ("\x00", "\x01", "\x1f", "\ud800", "\ufffe", "\uffff"):
         with pytest.raises(ValueError, match=f"description has U\\+{ord(bad):04X} at index 1"):
             es.svg(grid, description=f"a{bad}")
+
+
+def test_the_pictures_guide_runs(tmp_path, monkeypatch, capsys):
+    """docs/pictures.md's example, as it is written there."""
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "pictures.md").read_text()
+    code = guide[guide.index("```python\n") + 10 : guide.index("```\n", guide.index("```python"))]
+    monkeypatch.chdir(tmp_path)
+    names: dict[str, object] = {}
+    exec(code, names)
+    assert sorted(os.listdir(tmp_path)) == ["maze.svg", "tall.png"]
+    assert len(names["rows"]) == 4 and names["walls"].shape == (9, 17)
+    assert capsys.readouterr().out.startswith(es.text(names["grid"], "unicode"))

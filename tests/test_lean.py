@@ -28,6 +28,7 @@ from eller_stream import _eller_kernels as ek
 from eller_stream import _lean_bands as lb
 from eller_stream import _lean_eller as le
 from eller_stream import _level_kernels as lk
+from eller_stream._compare import ALGORITHMS
 from eller_stream._numba import kernel_errstate
 from eller_stream._params import BandParams
 from eller_stream._rng import seed_key, threshold
@@ -308,6 +309,22 @@ def test_the_command_line_is_the_same_on_both(args: list[str], tmp_path: Path) -
             done.stdout + (tmp_path / f"{backend}.png").read_bytes() if "render" in args else done.stdout
         )
     assert outputs[0] == outputs[1] and len(outputs[0]) > 100
+
+
+def test_compare_on_the_lean_backend_compares_what_it_has() -> None:
+    """``eller-stream compare`` on the lean backend stopped at the first
+    generator that needs numba (exit 2): it compares the others, and says so."""
+    code = (
+        "import sys; from eller_stream._entry import run; sys.argv = ['eller-stream', *sys.argv[1:]]; run()"
+    )
+    argv = ["compare", "--width", "12", "--height", "10", "--seeds", "1", "--json"]
+    environ = {**ENV, "ELLER_STREAM_BACKEND": "lean"}
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, env=environ, timeout=300)
+    assert done.returncode == 0, done.stderr
+    names = [row["algorithm"] for row in json.loads(done.stdout)]
+    assert names == [n for n in ALGORITHMS if not n.startswith(("growing-tree", "backtracker"))]
+    assert "eller" in names and "banded:band=32" in names
+    assert done.stderr.decode().startswith("eller-stream: note: the lean backend has no growing-tree")
 
 
 # -- with numba, the first rows do not wait for it -----------------------------------------

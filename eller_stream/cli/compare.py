@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from .._backend import backend
 from .._compare import ALGORITHMS, compare, to_json
 from .._generators import BANDED_SPEC, generator
 from . import _options as opt
-from ._common import PROG, Parser, require_stdout
+from ._common import PROG, Parser, require_stdout, say
+
+NEEDS_NUMBA = ("growing-tree", "backtracker")  # es.NeedsNumba on the lean backend
 
 EXAMPLES = f"""\
 examples:
@@ -80,10 +83,20 @@ def _table(args: argparse.Namespace, rows: list[dict[str, object]]) -> list[str]
     return [head, line(headers), *(line(r) for r in table)]
 
 
+def _default_algorithms() -> list[str]:
+    """Every algorithm; on the lean backend, those it has (no Growing Tree,
+    no backtracker: they need numba), with a note."""
+    if backend() == "numba":
+        return list(ALGORITHMS)
+    kept = [name for name in ALGORITHMS if not name.startswith(NEEDS_NUMBA)]
+    say(f"note: the lean backend has no {' or '.join(NEEDS_NUMBA)} (numba's): comparing the others")
+    return kept
+
+
 def main(argv: Sequence[str]) -> int:
     args = parser().parse_args(list(argv))
     require_stdout()
-    rows = compare(args.width, args.height, args.seeds, args.algorithm or list(ALGORITHMS))
+    rows = compare(args.width, args.height, args.seeds, args.algorithm or _default_algorithms())
     if args.json:
         print(to_json(rows))
         return 0
