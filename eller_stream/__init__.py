@@ -110,6 +110,22 @@ if TYPE_CHECKING:
 __all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"
 
+# The package's modules as they are now, before any other is imported (name ->
+# mtime, size, inode): numba's cache of the kernels is keyed on them as imported
+# (eller_stream._kernel_cache). Module-level statements only, no function: see above.
+import os as _os  # noqa: E402
+
+_MODULE_STATS: dict[str, tuple[int, int, int]] = {}
+_found = _st = None
+try:
+    for _found in _os.scandir(_os.path.dirname(_os.path.abspath(__file__))):
+        if _found.name.endswith(".py") and _found.name[:-3].isidentifier() and _found.is_file():
+            _st = _found.stat()
+            _MODULE_STATS[_found.name] = (_st.st_mtime_ns, _st.st_size, _st.st_ino)
+except OSError:  # unreadable: the stamp says so (_kernel_cache)
+    _MODULE_STATS.clear()
+del _found, _st
+
 
 def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)

@@ -111,14 +111,31 @@ def local_path(path: str | os.PathLike[str]) -> str | None:
     """The folder ``path`` names on this machine (a ``file://`` URL too), or
     ``None`` for a URL of another file system."""
     text = os.fspath(path)
-    if text.startswith("file://"):
-        return text[len("file://") :]
+    for scheme in ("file://", "local://"):  # local://: fsspec's name for this machine's files too
+        if text.startswith(scheme):
+            return text[len(scheme) :]
     return None if "://" in text else text
+
+
+STORE_FILES = ("zarr.json", ".zarray", ".zgroup")  # a folder holding one is a Zarr array or group
 
 
 def is_store_folder(path: str) -> bool:
     """Whether the folder ``path`` holds a Zarr array or group (v3 or v2)."""
-    return any(os.path.isfile(os.path.join(path, name)) for name in ("zarr.json", ".zarray", ".zgroup"))
+    return any(os.path.isfile(os.path.join(path, name)) for name in STORE_FILES)
+
+
+def check_remote_overwrite(url: str) -> None:
+    """``overwrite=True`` at a URL replaces a store, never a prefix of other
+    objects (zarr would delete every object under it)."""
+    fsspec = require("fsspec")
+
+    fs, root = fsspec.core.url_to_fs(url)
+    root = root.rstrip("/")
+    if fs.exists(root) and not any(fs.exists(f"{root}/{name}") for name in STORE_FILES):
+        raise ValueError(
+            f"path: {url!r} holds objects but no Zarr store: overwrite=True replaces only a store"
+        )
 
 
 def write_local(target: str, write: Any, overwrite: bool) -> None:
@@ -181,6 +198,8 @@ def write_store(
     if not local and local is not None:
         raise ValueError("path must name a store, got an empty path")
     if local is None:
+        if overwrite:
+            check_remote_overwrite(os.fspath(path))
         write(os.fspath(path))
         return
     write_local(os.path.abspath(local), write, overwrite)

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
 
 import numpy as np
 
-from . import _lean_bands, _lean_eller
+from . import _fork, _lean_bands, _lean_eller
 from ._backend import LEAN, backend
 
 __all__ = ["Warming", "band_stream_rows", "bands_rows", "bands_stream_rows", "cold", "eller_close"]
@@ -32,7 +31,6 @@ __all__ += ["eller_rows", "lean_first", "lean_up_to", "settle"]
 COLD_ROWS = 16  # a stream's blocks while its kernel is not ready: the first rows come at once
 LEAN_CELLS = 1 << 16  # a larger job waits for the kernel (the lean twin: ~15 ms at 230 ns a cell)
 _lean_cells = [LEAN_CELLS]  # the limit in force (:func:`lean_up_to`)
-FORK_WAIT = 120.0  # a fork waits at most this long for the kernels getting ready (Warming)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -55,11 +53,9 @@ class Warming(Generic[P, R]):
     real calls need, or loads it from its cache); from the call after it is
     done, ``kernel`` answers. A job of more than ``LEAN_CELLS`` cells waits
     for ``kernel`` instead. Should numba fail, ``lean`` goes on answering.
-    A fork waits for the threads under way (at most ``FORK_WAIT`` seconds):
-    a thread holds locks of numba's and of the imports it makes, and a
-    child forked while one was held would wait for it for ever at its first
-    numba call. A child forked while a thread still runs (after the wait)
-    keeps to ``lean``."""
+    A fork waits for the threads under way (:mod:`eller_stream._fork`); a
+    child forked while one still runs (after the wait ran out) keeps to
+    ``lean``."""
 
     _all: ClassVar[list[Warming[Any, Any]]] = []
 
@@ -70,6 +66,7 @@ class Warming(Generic[P, R]):
         self.done = threading.Event()  # ready, or failed (``error``): the lean twin answers for good
         self.error: BaseException | None = None
         self._started = False
+        self.over = False  # done, as a plain flag (a fork polls it, taking no lock)
         self._lock = threading.Lock()
         Warming._all.append(self)
 
@@ -97,7 +94,7 @@ class Warming(Generic[P, R]):
             if self._started:
                 return
             self._started = True
-        _guard_forks()
+        _fork.guard()
         thread = threading.Thread(target=self._get_ready, args=(copies, kwargs), name="warming", daemon=True)
         thread.start()
 
@@ -114,18 +111,12 @@ class Warming(Generic[P, R]):
         self._finish(RuntimeError("numba failed to import") if backend() == "lean" else None)
 
     def _finish(self, error: BaseException | None) -> None:
+        self.over = True
         if error is None:
             self.ready.set()
         else:
             self.error = error
         self.done.set()
-
-    @classmethod
-    def _before_fork(cls) -> None:
-        deadline = time.monotonic() + FORK_WAIT
-        for w in cls._all:
-            if w._started:
-                w.done.wait(max(0.0, deadline - time.monotonic()))
 
     @classmethod
     def _forked(cls) -> None:
@@ -162,23 +153,7 @@ def cold(kernel: object) -> bool:
     return isinstance(kernel, Warming) and not kernel.done.is_set()
 
 
-_fork_guarded = [False]
-
-
-def _guard_forks() -> None:
-    """Make a fork wait for the kernels getting ready (before the first thread
-    starts). At a fork, the callables registered last run first: the modules
-    whose own run first and take a lock that numba takes too (logging's, the
-    thread pools') are imported before this one is registered, so that the
-    locks are free while a fork waits."""
-    if _fork_guarded[0] or not hasattr(os, "register_at_fork"):
-        return
-    _fork_guarded[0] = True
-    import concurrent.futures.thread  # noqa: F401 (its lock taken at a fork: registered before ours)
-    import logging  # noqa: F401 (the same)
-
-    os.register_at_fork(before=Warming._before_fork)
-
+_fork.waits_for(lambda: any(w._started and not w.over for w in Warming._all))
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=Warming._forked)

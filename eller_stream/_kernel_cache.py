@@ -1,21 +1,23 @@
 """What numba's cache of the package's kernels is keyed on: every module of
-the package as it was imported, not the kernel's own file alone.
+the package as the process imported it, not the kernel's own file alone.
 
 numba keys a function's cached machine code on its own source file, but a
-kernel holds the code of every kernel it calls, from other files too
-(``band_make`` holds the braid's, from ``_braid_kernels.py``). Changed
-there alone, the caller's cache would still load, with the old callee
-inside: a checkout or an editable install that changes one file would make
-different rows from then on, silently. So each kernel's cache is stamped
-with a hash of all the package's modules: a change to any of them compiles
-every kernel again, once.
+kernel holds the code of every kernel it calls, and the constants of the
+modules it reads, from other files too (``band_make`` holds the braid's,
+from ``_braid_kernels.py``). Changed there alone, the caller's cache would
+still load, with the old code inside: a checkout or an editable install that
+changes one file would make different rows from then on, silently. So each
+kernel's cache is stamped with a hash of all the package's modules: a change
+to any of them compiles every kernel again, once.
 
-The hash is of the files as they were when the first kernel was defined
-(the package being imported), not when numba is loaded, which may be much
-later: a process that imported the old files and compiles after a checkout
-compiles the old code, and must not stamp it as the new. A module imported
-later whose file changed since then makes the process's code match no
-files: its kernels get a stamp of their own, which no other process shares.
+The modules are taken as they were when the package was imported
+(``eller_stream._MODULE_STATS``: each file's mtime, size and inode, read
+before any other module), not when numba loads, which may be much later: a
+process that imported the old files and compiles after a checkout compiles
+the old code, and must not stamp it as the new. When a file is no longer as
+it was then (checked when the stamp is made, and again as each later kernel
+is defined), the process's code may match no files: its kernels get a stamp
+of their own, which no other process shares.
 """
 
 from __future__ import annotations
@@ -23,52 +25,63 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable
-from pathlib import Path
+
+from . import _MODULE_STATS
 
 _FOLDER = os.path.dirname(os.path.abspath(__file__))
-_digests: dict[str, bytes] = {}  # each module's sha256 when the first kernel was defined
-_checked: set[str] = set()  # the modules whose kernels were defined (checked against _digests)
-_stamps: dict[bool, bytes] = {}  # the stamp, while the files match; a stamp of this process's own
+_stamps: dict[bool, bytes] = {}  # True: the modules' stamp; False: this process's own
 
 
-def _digest(path: Path) -> bytes:
+def _stats() -> dict[str, tuple[int, int, int]]:
+    """The modules' (mtime, size, inode) now, as ``_MODULE_STATS`` holds them
+    from the package's import (regular files named as modules only)."""
+    stats: dict[str, tuple[int, int, int]] = {}
     try:
-        return hashlib.sha256(path.read_bytes()).digest()
-    except OSError:  # gone, or a dangling link (an editor's lock file): still a state of the folder
-        return b"unreadable"
+        for found in os.scandir(_FOLDER):
+            if found.name.endswith(".py") and found.name[:-3].isidentifier() and found.is_file():
+                st = found.stat()
+                stats[found.name] = (st.st_mtime_ns, st.st_size, st.st_ino)
+    except OSError:
+        return {}
+    return stats
 
 
-def _snapshot() -> None:
-    if not _digests:
-        modules = [p for p in Path(_FOLDER).glob("*.py") if p.stem.isidentifier()]
-        _digests.update({p.name: _digest(p) for p in modules})
+def _as_imported() -> bool:
+    """Whether every module is as it was when the package was imported."""
+    return bool(_MODULE_STATS) and _stats() == _MODULE_STATS
+
+
+def _own() -> bytes:
+    return _stamps.setdefault(False, os.urandom(32))
 
 
 def defined(func: Callable[..., object]) -> None:
     """Note that the kernel ``func`` is defined now (its module is being
-    imported): the first one takes the modules' hashes; the first of each
-    module checks its file against them."""
-    _snapshot()
-    path = func.__code__.co_filename
-    name = os.path.basename(path)
-    if name in _checked or os.path.dirname(os.path.abspath(path)) != _FOLDER:
-        return
-    _checked.add(name)
-    if _digests.get(name) != _digest(Path(path)):
-        _stamps.setdefault(False, os.urandom(32))  # changed since: this process's code is its own
+    imported): once the modules' stamp is in use, a module changed since the
+    package's import makes the later kernels' stamp the process's own."""
+    if True in _stamps and False not in _stamps and not _as_imported():
+        _own()
 
 
 def package_stamp() -> bytes:
     """The sha256 of the package's modules (names and contents, in name
-    order) when the first kernel was defined, or this process's own stamp
-    once a module imported since was found changed."""
+    order) as the process imported them, or the process's own stamp when
+    they are not as they were."""
     if False in _stamps:
         return _stamps[False]
     if True not in _stamps:
-        _snapshot()
+        if not _as_imported():
+            return _own()
         digest = hashlib.sha256()
-        for name in sorted(_digests):
-            digest.update(name.encode() + b"\0" + _digests[name])
+        for name in sorted(_MODULE_STATS):
+            try:
+                with open(os.path.join(_FOLDER, name), "rb") as module:
+                    data = module.read()
+            except OSError:
+                data = b"\0unreadable"
+            digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+        if not _as_imported():  # changed while being read
+            return _own()
         _stamps[True] = digest.digest()
     return _stamps[True]
 

@@ -27,6 +27,7 @@ from typing import Any, Literal, ParamSpec, TypeVar, cast, overload
 
 import numpy as np
 
+from . import _fork
 from . import _kernel_cache as kernel_cache
 from ._backend import LEAN
 
@@ -124,6 +125,7 @@ _lazies: list[_Lazy] = []
 _loaded: list[bool] = [False]
 _broken: list[bool] = [False]  # numba was found but failed to import
 _load_lock = threading.RLock()
+_fork.holds_across(_load_lock)  # a fork never copies numba half imported
 _PRANGE = _Prange()
 prange: Any = range if LEAN else _PRANGE
 
@@ -190,6 +192,7 @@ def load() -> None:
 
 
 def _load() -> None:
+    _fork.guard()
     with _load_lock:
         if _loaded[0] or LEAN:
             return

@@ -327,7 +327,11 @@ def text_rows(rows: Iterable[np.ndarray], style: str = "ascii") -> Iterator[str]
     |     |
     +--+--+
     """
-    _check_text_style(style)
+    _check_text_style(style)  # at the call, not at the first line
+    return _text_lines(rows, style)
+
+
+def _text_lines(rows: Iterable[np.ndarray], style: str) -> Iterator[str]:
     renderer: TextRenderer | None = None
     for row in rows:
         row = check_rows("row", np.asarray(row))

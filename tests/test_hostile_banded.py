@@ -207,6 +207,35 @@ def test_a_fork_while_a_kernel_gets_ready_leaves_the_child_working():
 
 
 @pytest.mark.slow
+def test_a_fork_while_another_thread_compiles_leaves_the_child_working(tmp_path):
+    """A job too big for the lean twin compiles in its caller's thread; a
+    fork from another thread meanwhile copied numba's compiler lock held, and
+    the child waited for it for ever: a fork now waits for that lock."""
+    code = textwrap.dedent(
+        """
+        import os, threading, time, eller_stream as es
+        def forker():
+            time.sleep(0.5)
+            pid = os.fork()
+            if pid == 0:
+                print("child", es.InfiniteMaze(1000, band=4, seed=2).rows(0, 200).sum(), flush=True)
+                os._exit(0)
+            print("child's status", os.waitpid(pid, 0)[1], flush=True)
+        thread = threading.Thread(target=forker)
+        thread.start()
+        print("parent", es.InfiniteMaze(1000, band=4, seed=2).rows(0, 200).sum(), flush=True)  # compiles here
+        thread.join()
+        """
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # empty: the compile takes seconds
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    parent = next(line.split()[-1] for line in lines if line.startswith("parent"))
+    assert sorted(lines) == sorted([f"child {parent}", "child's status 0", f"parent {parent}"])
+
+
+@pytest.mark.slow
 def test_the_parallel_path_under_a_memory_limit_gives_a_clear_error():
     # it raised SystemError from inside the parallel kernel (the serial path: MemoryError)
     code = textwrap.dedent(

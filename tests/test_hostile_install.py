@@ -146,36 +146,48 @@ def test_a_change_to_any_module_compiles_the_kernels_again(tmp_path):
     assert run() == ["1", "0"]  # the new code is cached
 
 
-def test_a_module_changed_after_the_first_kernel_gets_a_stamp_of_its_own(tmp_path, monkeypatch):
-    """A module imported after the stamp was taken, whose file changed since,
-    holds code that matches no files: the stamp then is the process's own."""
+def _kernel_cache_copy(folder: Path):  # type: ignore[no-untyped-def]
+    """A copy of eller_stream._kernel_cache that reads ``folder``'s modules (the
+    package's own stamp is not touched), as the package's import found them."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
-        "kernel_cache_copy", Path(es.__file__).parent / "_kernel_cache.py"
+        "eller_stream._kernel_cache_copy", Path(es.__file__).parent / "_kernel_cache.py"
     )
     assert spec is not None and spec.loader is not None
     kc = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(kc)  # a copy: the package's own stamp is not touched
-    monkeypatch.setattr(kc, "_FOLDER", str(tmp_path))
+    spec.loader.exec_module(kc)
+    kc._FOLDER = str(folder)
+    kc._MODULE_STATS = kc._stats()
+    return kc
+
+
+def test_a_module_changed_since_the_import_gives_the_process_a_stamp_of_its_own(tmp_path):
+    """The stamp is of the modules as the package's import found them: one
+    changed since (before numba loads, or before a later kernel is defined)
+    may be in the process's code as it was, or as it is; the process's
+    kernels then get a stamp no other process shares."""
     for name in ("_a.py", "_b.py", "not-a-module.py"):
         (tmp_path / name).write_text("x = 1\n")
+    os.mkfifo(tmp_path / "_fifo.py")  # not a regular file: never read (reading it would wait for ever)
+    (tmp_path / ".#_a.py").symlink_to("someone@host.4242:1700000000")  # an editor's lock: no module
 
-    def kernel_of(name: str):  # a function whose code says it was defined in tmp_path/name
-        namespace: dict[str, object] = {}
-        exec(compile("def kernel():\n    pass\n", str(tmp_path / name), "exec"), namespace)
-        return namespace["kernel"]
+    def kernel() -> None:
+        pass
 
-    kc.defined(kernel_of("_a.py"))
-    assert sorted(kc._digests) == ["_a.py", "_b.py"]
+    kc = _kernel_cache_copy(tmp_path)
+    assert sorted(kc._MODULE_STATS) == ["_a.py", "_b.py"]
     shared = kc.package_stamp()
+    assert shared == _kernel_cache_copy(tmp_path).package_stamp()  # the same files: the same stamp
     (tmp_path / "not-a-module.py").write_text("x = 2\n")
-    kc.defined(kernel_of("_b.py"))
+    kc.defined(kernel)
     assert kc.package_stamp() == shared  # what changed is no module
-    (tmp_path / "_b.py").write_text("x = 2\n")
-    kc.defined(kernel_of("_b.py"))
-    assert kc.package_stamp() == shared  # _b's kernels were checked already: the file it imported
-    monkeypatch.setattr(kc, "_checked", set())
-    kc.defined(kernel_of("_b.py"))  # as if _b were imported only now, after the change
+    (tmp_path / "_b.py").write_text("x = 22\n")
+    kc.defined(kernel)  # a kernel defined after the change
     own = kc.package_stamp()
     assert own != shared and own == kc.package_stamp()
+    assert _kernel_cache_copy(tmp_path).package_stamp() not in (shared, own)  # the new files'
+
+    late = _kernel_cache_copy(tmp_path)
+    (tmp_path / "_a.py").write_text("x = 3\n")  # changed after the import, before numba loads
+    assert late.package_stamp() != _kernel_cache_copy(tmp_path).package_stamp()

@@ -128,7 +128,7 @@ def test_text_names_only_the_text_styles(style, error):
     """``es.text(grid, "fancy")`` listed ``raw`` among the styles, which
     ``es.text`` then refused: the two messages disagreed."""
     grid = es.eller(5, 3, seed=1)
-    for make in (lambda: es.text(grid, style), lambda: list(es.text_rows(grid, style))):
+    for make in (lambda: es.text(grid, style), lambda: es.text_rows(grid, style)):  # at the call
         with pytest.raises(error, match="style must be") as info:
             make()
         assert "raw" not in str(info.value).replace(repr(style), "")

@@ -377,3 +377,26 @@ def test_overwrite_never_replaces_a_folder_that_is_not_a_store(tmp_path, monkeyp
         es.write_zarr(name, es.Plane(4, seed=1), 0, 4, 0, 4, overwrite=True)
     assert sorted(os.listdir(tmp_path)) == ["folder", "precious.txt"]
     assert os.listdir(tmp_path / "folder") == ["precious.txt"]
+
+
+def test_overwrite_at_a_url_never_replaces_what_is_not_a_store(tmp_path):
+    """``local://`` (fsspec's name for this machine's files) went past the
+    check and zarr deleted the folder; at any URL, a prefix of other objects
+    was deleted too."""
+    fsspec = pytest.importorskip("fsspec")
+    maze = es.InfiniteMaze(5, band=2, seed=1)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "notes.txt").write_text("kept")
+    with pytest.raises(ValueError, match="path"):
+        es.write_zarr(f"local://{tmp_path}/folder", maze, 0, 4, overwrite=True)
+    assert os.listdir(tmp_path / "folder") == ["notes.txt"]
+    prefix = f"memory://objects-{os.getpid()}"
+    with fsspec.open(f"{prefix}/notes.txt", "w") as f:
+        f.write("kept")
+    with dask.config.set(scheduler="threads"):
+        with pytest.raises(ValueError, match="path"):
+            es.write_zarr(prefix, maze, 0, 4, overwrite=True)
+        assert fsspec.filesystem("memory").cat(f"{prefix}/notes.txt") == b"kept"
+        es.write_zarr(f"{prefix}/m.zarr", maze, 0, 4)  # a store replaces a store
+        es.write_zarr(f"{prefix}/m.zarr", maze, 0, 2, overwrite=True)
+        assert es.read_zarr_maze(f"{prefix}/m.zarr") == (maze, 0, 2)

@@ -1,0 +1,75 @@
+"""What a ``fork`` waits for: no thread of the package may be inside numba's
+import or compile, or getting a kernel ready, when the process is copied.
+
+Such a thread holds numba's locks and those of the modules it imports; the
+child has the locks as they were, held, and no thread to release them, so
+its first numba call would wait for ever. So, before a fork, the process
+waits (at most :data:`WAIT` seconds) until the threads getting kernels ready
+are done (polled: the fork may come from a signal handler whose thread holds
+their events' locks), then holds numba's import lock and its compiler lock
+across the fork, and releases them on both sides.
+
+At a fork the callables registered last run first: the modules whose own
+take locks that numba takes too (logging's, the thread pools') are imported
+before :func:`guard` registers, so that those locks are free while a fork
+waits. A child forked after the wait ran out keeps its kernels' lean twins
+(``_engine.Warming``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+WAIT = 120.0  # seconds a fork waits at most
+
+_busy: list[Callable[[], bool]] = []  # whether threads of the package are getting kernels ready
+_locks: list[Any] = []  # held across a fork (numba's import lock, then its compiler lock)
+_held: list[Any] = []
+_guarded = [False]
+
+
+def waits_for(busy: Callable[[], bool]) -> None:
+    """A fork also waits while ``busy()``."""
+    _busy.append(busy)
+
+
+def holds_across(lock: Any) -> None:
+    """A fork takes ``lock`` (a ``threading.RLock``) before, and releases it after."""
+    _locks.append(lock)
+
+
+def guard() -> None:
+    """Register the fork's wait (once, before numba is imported)."""
+    if _guarded[0] or not hasattr(os, "register_at_fork"):
+        return
+    _guarded[0] = True
+    import concurrent.futures.thread  # noqa: F401 (takes a lock at a fork: registered before ours)
+    import logging  # noqa: F401 (the same)
+
+    os.register_at_fork(before=_before, after_in_parent=_after, after_in_child=_after)
+
+
+def _compiler_lock() -> Any:
+    compiler = sys.modules.get("numba.core.compiler_lock")
+    return getattr(getattr(compiler, "global_compiler_lock", None), "_lock", None)
+
+
+def _before() -> None:
+    deadline = time.monotonic() + WAIT
+    while any(busy() for busy in _busy) and time.monotonic() < deadline:
+        time.sleep(0.002)
+    for lock in [*_locks, _compiler_lock()]:
+        if lock is not None and lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            _held.append(lock)
+
+
+def _after() -> None:
+    while _held:
+        _held.pop().release()
+
+
+__all__ = ["WAIT", "guard", "holds_across", "waits_for"]
