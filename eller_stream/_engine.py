@@ -96,7 +96,10 @@ class Warming(Generic[P, R]):
             self._started = True
         _fork.guard()
         thread = threading.Thread(target=self._get_ready, args=(copies, kwargs), name="warming", daemon=True)
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError as exc:  # no thread to be had (a pids limit): the lean twin answers on
+            self._finish(exc)
 
     def _get_ready(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         from ._numba import kernel_errstate
@@ -120,9 +123,11 @@ class Warming(Generic[P, R]):
 
     @classmethod
     def _forked(cls) -> None:
+        copied = _fork.copied_busy()  # numba's locks may be held by a thread that did not come along
         for w in cls._all:
-            if w._started and not w.done.is_set():
-                w._finish(RuntimeError("forked while numba made this kernel ready: the lean twin answers"))
+            if copied or (w._started and not w.done.is_set()):
+                w.ready = threading.Event()  # numba is not to be called here: the lean twin answers
+                w._finish(RuntimeError("forked while numba was busy: the lean twin answers"))
 
 
 def _cells(args: tuple[Any, ...]) -> int:

@@ -30,6 +30,7 @@ _busy: list[Callable[[], bool]] = []  # whether threads of the package are getti
 _locks: list[Any] = []  # held across a fork (numba's import lock, then its compiler lock)
 _held: list[Any] = []
 _guarded = [False]
+_timed_out = [False]  # the last fork went ahead with a thread still busy
 
 
 def waits_for(busy: Callable[[], bool]) -> None:
@@ -58,13 +59,26 @@ def _compiler_lock() -> Any:
     return getattr(getattr(compiler, "global_compiler_lock", None), "_lock", None)
 
 
+def copied_busy() -> bool:
+    """In a child: whether the fork went ahead with a thread still busy (the
+    wait ran out), so that numba's locks may be held for ever here."""
+    return _timed_out[0]
+
+
 def _before() -> None:
     deadline = time.monotonic() + WAIT
-    while any(busy() for busy in _busy) and time.monotonic() < deadline:
+    locks = [lock for lock in [*_locks, _compiler_lock()] if lock is not None]
+    # A thread that holds one of the locks (a fork from a signal handler during
+    # a compile) waits for no one: the others wait for it.
+    mine = any(lock._is_owned() for lock in locks)
+    while not mine and any(busy() for busy in _busy) and time.monotonic() < deadline:
         time.sleep(0.002)
-    for lock in [*_locks, _compiler_lock()]:
-        if lock is not None and lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+    _timed_out[0] = any(busy() for busy in _busy) and not mine
+    for lock in locks:
+        if lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
             _held.append(lock)
+        else:
+            _timed_out[0] = True
 
 
 def _after() -> None:
@@ -72,4 +86,4 @@ def _after() -> None:
         _held.pop().release()
 
 
-__all__ = ["WAIT", "guard", "holds_across", "waits_for"]
+__all__ = ["WAIT", "copied_busy", "guard", "holds_across", "waits_for"]

@@ -64,9 +64,9 @@ def defined(func: Callable[..., object]) -> None:
 
 
 def package_stamp() -> bytes:
-    """The sha256 of the package's modules (names and contents, in name
-    order) as the process imported them, or the process's own stamp when
-    they are not as they were."""
+    """The sha256 of the package's modules (names, mtimes, sizes and
+    contents, in name order) as the process imported them, or the process's
+    own stamp when they are not as they were."""
     if False in _stamps:
         return _stamps[False]
     if True not in _stamps:
@@ -79,7 +79,9 @@ def package_stamp() -> bytes:
                     data = module.read()
             except OSError:
                 data = b"\0unreadable"
-            digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+            mtime, size, _ = _MODULE_STATS[name]  # as well: Python may run a .pyc of an older same-size
+            stat = f"{mtime}:{size}".encode()  # file from the same second; a touch must then recompile
+            digest.update(name.encode() + b"\0" + stat + b"\0" + hashlib.sha256(data).digest())
         if not _as_imported():  # changed while being read
             return _own()
         _stamps[True] = digest.digest()

@@ -1,0 +1,81 @@
+"""What a fork waits for (eller_stream._fork), and what a child does when the
+wait ran out: exercised on the hooks themselves, without forking (the forks
+themselves: tests/test_hostile_banded.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from eller_stream import _engine, _fork, _numba
+
+
+@pytest.fixture
+def warming(monkeypatch: pytest.MonkeyPatch) -> _engine.Warming:
+    """A Warming kernel of its own (the process's real ones left alone)."""
+    w: _engine.Warming = _engine.Warming(lambda out: out.fill(2), lambda out: out.fill(1))
+    _engine.Warming._all.remove(w)
+    monkeypatch.setattr(_engine.Warming, "_all", [w])
+    return w
+
+
+def test_a_warming_thread_that_cannot_start_leaves_the_lean_twin_answering(warming, monkeypatch):
+    """Where no thread can be had (a pids limit), the first call raised
+    RuntimeError after the lean twin had made its rows, and a fork waited
+    for a thread that never ran."""
+    real = threading.Thread.start
+
+    def refuse(self: threading.Thread) -> None:
+        if self.name == "warming":
+            raise RuntimeError("can't start new thread")
+        real(self)
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    out = np.zeros((1, 4), np.uint8)
+    warming(out)
+    assert (out == 1).all() and warming.over and warming.error is not None
+    monkeypatch.setattr(_fork, "WAIT", 5.0)
+    start = time.monotonic()
+    _fork._before()
+    _fork._after()
+    assert time.monotonic() - start < 2  # nothing busy to wait for
+    warming(out)
+    assert (out == 1).all()
+
+
+def test_a_fork_from_the_thread_holding_numbas_lock_waits_for_no_one(monkeypatch):
+    """A fork from a signal handler while its thread compiled (holding numba's
+    locks) waited the whole WAIT for threads that were waiting for it."""
+    monkeypatch.setattr(_fork, "_busy", [lambda: True])  # a thread that cannot go on
+    monkeypatch.setattr(_fork, "WAIT", 5.0)
+    start = time.monotonic()
+    with _numba._load_lock:  # as the compiling thread holds it
+        _fork._before()
+        _fork._after()
+    assert time.monotonic() - start < 2
+    assert not _fork.copied_busy()
+
+
+def test_a_child_forked_after_the_wait_ran_out_keeps_to_the_lean_twins(warming, monkeypatch):
+    """When the wait ran out, numba's locks may be held in the child by a
+    thread that did not come along: every kernel's lean twin answers there,
+    those that were ready too (the child hung at its first big job)."""
+    out = np.zeros((1, 4), np.uint8)
+    warming._finish(None)  # ready: the kernel answers
+    warming(out)
+    assert (out == 2).all()
+    monkeypatch.setattr(_fork, "_busy", [lambda: True])
+    monkeypatch.setattr(_fork, "WAIT", 0.2)
+    _fork._before()
+    _fork._after()
+    assert _fork.copied_busy()
+    _engine.Warming._forked()  # the child's hook
+    warming(out)
+    assert (out == 1).all() and warming.error is not None
+    monkeypatch.setattr(_fork, "_busy", [])
+    _fork._before()
+    _fork._after()
+    assert not _fork.copied_busy()
