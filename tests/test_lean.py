@@ -324,7 +324,8 @@ def test_compare_on_the_lean_backend_compares_what_it_has() -> None:
     names = [row["algorithm"] for row in json.loads(done.stdout)]
     assert names == [n for n in ALGORITHMS if not n.startswith(("growing-tree", "backtracker"))]
     assert "eller" in names and "banded:band=32" in names
-    assert done.stderr.decode().startswith("eller-stream: note: the lean backend has no growing-tree")
+    assert done.stderr.decode().startswith("eller-stream: note: the lean backend has no growing-tree:newest")
+    assert "backtracker" in done.stderr.decode() and len(done.stderr.decode().splitlines()) == 1
 
 
 # -- with numba, the first rows do not wait for it -----------------------------------------

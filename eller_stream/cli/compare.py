@@ -5,13 +5,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from .._backend import backend
+from .._backend import NeedsNumba, backend
 from .._compare import ALGORITHMS, compare, to_json
 from .._generators import BANDED_SPEC, generator
 from . import _options as opt
 from ._common import PROG, Parser, require_stdout, say
-
-NEEDS_NUMBA = ("growing-tree", "backtracker")  # es.NeedsNumba on the lean backend
 
 EXAMPLES = f"""\
 examples:
@@ -83,13 +81,24 @@ def _table(args: argparse.Namespace, rows: list[dict[str, object]]) -> list[str]
     return [head, line(headers), *(line(r) for r in table)]
 
 
+def _runs_here(name: str) -> bool:
+    """Whether the algorithm runs on the backend in use (a 2 x 2 maze, or NeedsNumba)."""
+    try:
+        generator(name)(2, 2, 0)
+    except NeedsNumba:
+        return False
+    return True
+
+
 def _default_algorithms() -> list[str]:
-    """Every algorithm; on the lean backend, those it has (no Growing Tree,
-    no backtracker: they need numba), with a note."""
+    """Every algorithm; on the lean backend, those it has (the others raise
+    NeedsNumba), with a note naming those left out."""
     if backend() == "numba":
         return list(ALGORITHMS)
-    kept = [name for name in ALGORITHMS if not name.startswith(NEEDS_NUMBA)]
-    say(f"note: the lean backend has no {' or '.join(NEEDS_NUMBA)} (numba's): comparing the others")
+    kept = [name for name in ALGORITHMS if _runs_here(name)]
+    left = ", ".join(name for name in ALGORITHMS if name not in kept)
+    if left:
+        say(f"note: the lean backend has no {left} (they need numba): comparing the others")
     return kept
 
 
