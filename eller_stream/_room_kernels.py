@@ -171,6 +171,15 @@ def _room_cells(height: int, width: int, rects: np.ndarray, n: int, meets: np.nd
 
 
 @_njit(inline="always")
+def _decide(bits: np.uint64, cell: np.uint8, join_below: np.uint64, open_below: np.uint64) -> np.uint64:
+    """A cell's draw ``bits`` decided for :func:`eller_sweep` with both
+    thresholds 1 (see :func:`_room_row`), ``cell`` its bits of :func:`_room_cells`."""
+    c = _U64(cell)
+    may_close = ((_U64((bits >> _S32) >= open_below) & ~(c >> _U64(1))) | (c >> _U64(2))) & _U64(1)
+    return _U64((bits & _LOW32) >= join_below) | (may_close << _S32)
+
+
+@_njit(inline="always")
 def _room_row(
     left: np.ndarray,
     right: np.ndarray,
@@ -197,12 +206,13 @@ def _room_row(
     join, the high word 1 when its south wall may close.  The sweep then
     reads one word a cell, as Eller's does."""
     width = row.shape[0]
-    row_draws(decided, key, counter)
-    for x in range(width):  # vectorised
-        c = _U64(cells[x])
-        bits = decided[x]
-        may_close = ((_U64((bits >> _S32) >= open_below) & ~(c >> _U64(1))) | (c >> _U64(2))) & _U64(1)
-        decided[x] = _U64((bits & _LOW32) >= join_below) | (may_close << _S32)
+    if width <= 64:  # a short row: the draws and their decision in one pass (two cost more)
+        for x in range(width):  # vectorised
+            decided[x] = _decide(random_bits(key, counter + _U64(x)), cells[x], join_below, open_below)
+    else:  # a long one: two passes vectorise better
+        row_draws(decided, key, counter)
+        for x in range(width):  # vectorised
+            decided[x] = _decide(decided[x], cells[x], join_below, open_below)
     eller_sweep(left, right, row, decided, _U64(1), _U64(1))
     for x in range(width):  # vectorised
         row[x] |= cells[x] & IN_EAST
