@@ -27,7 +27,7 @@ from ._band_kernels import (
     band_key,
     band_span,
 )
-from ._eller_kernels import LR_PAD, _join, eller_rows, eller_sweep, row_draws
+from ._eller_kernels import LR_PAD, _join, eller_rows, eller_sweep
 from ._format import EAST, SOUTH
 from ._numba import _U64, Int64, _mul_high, _njit, bits_of, load_u64, low_bits, lowest_bit, store_u64
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
@@ -171,15 +171,6 @@ def _room_cells(height: int, width: int, rects: np.ndarray, n: int, meets: np.nd
 
 
 @_njit(inline="always")
-def _decide(bits: np.uint64, cell: np.uint8, join_below: np.uint64, open_below: np.uint64) -> np.uint64:
-    """A cell's draw ``bits`` decided for :func:`eller_sweep` with both
-    thresholds 1 (see :func:`_room_row`), ``cell`` its bits of :func:`_room_cells`."""
-    c = _U64(cell)
-    may_close = ((_U64((bits >> _S32) >= open_below) & ~(c >> _U64(1))) | (c >> _U64(2))) & _U64(1)
-    return _U64((bits & _LOW32) >= join_below) | (may_close << _S32)
-
-
-@_njit(inline="always")
 def _room_row(
     left: np.ndarray,
     right: np.ndarray,
@@ -200,19 +191,18 @@ def _room_row(
     has another cell that opened or will open): it opens only when it is
     its set's last way down.
 
-    The row's draws (:func:`row_draws`) are decided first, in a vectorised
-    loop, into ``decided`` (``width`` entries, scratch) as bits :func:`eller_sweep`
-    reads with both thresholds 1: the low word 0 when its east wall may
+    The row's draws (those of :func:`~eller_stream._eller_kernels.row_draws`)
+    are decided as they are made, in one vectorised loop, into ``decided``
+    (``width`` entries, scratch) as bits :func:`eller_sweep` reads with both
+    thresholds 1: the low word 0 when its east wall may
     join, the high word 1 when its south wall may close.  The sweep then
     reads one word a cell, as Eller's does."""
     width = row.shape[0]
-    if width <= 64:  # a short row: the draws and their decision in one pass (two cost more)
-        for x in range(width):  # vectorised
-            decided[x] = _decide(random_bits(key, counter + _U64(x)), cells[x], join_below, open_below)
-    else:  # a long one: two passes vectorise better
-        row_draws(decided, key, counter)
-        for x in range(width):  # vectorised
-            decided[x] = _decide(decided[x], cells[x], join_below, open_below)
+    for x in range(width):  # vectorised: each draw decided as it is made (the draws of row_draws)
+        c = _U64(cells[x])
+        bits = random_bits(key, counter + _U64(x))
+        may_close = ((_U64((bits >> _S32) >= open_below) & ~(c >> _U64(1))) | (c >> _U64(2))) & _U64(1)
+        decided[x] = _U64((bits & _LOW32) >= join_below) | (may_close << _S32)
     eller_sweep(left, right, row, decided, _U64(1), _U64(1))
     for x in range(width):  # vectorised
         row[x] |= cells[x] & IN_EAST
