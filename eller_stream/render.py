@@ -62,6 +62,7 @@ __all__ = [
 ]
 
 STYLES = ("ascii", "unicode", "blocks", "raw")
+TEXT_STYLES = STYLES[:3]  # drawn as text; raw is the stream's bytes
 CELL_COLUMNS = {"ascii": 3, "unicode": 3, "blocks": 2, "raw": 1}  # text columns per cell
 
 # Box-drawing character for a junction, indexed by up*8 + down*4 + left*2 + right.
@@ -347,8 +348,10 @@ def _check_text_style(style: object) -> None:
     """``style`` must be a text style (not ``raw``, the stream's bytes)."""
     if not isinstance(style, str):
         raise TypeError(f"style must be a str, got {type(style).__name__}")
-    if style not in STYLES[:3]:
-        raise ValueError(f"style must be a text style (ascii, unicode or blocks), got {style!r}")
+    if style not in TEXT_STYLES:
+        raise ValueError(
+            f"style must be a text style ({', '.join(TEXT_STYLES[:-1])} or {TEXT_STYLES[-1]}), got {style!r}"
+        )
 
 
 def text(grid: np.ndarray, style: str = "ascii") -> str:
