@@ -20,6 +20,15 @@ It makes the same rows as ``_eller_kernels.eller_rows`` (checked here on
 random widths, seeds and probabilities 0, 1 and between, over several
 calls), but needs more live values than x86-64 has registers: numba's code
 spills, and the sweep is slower than the lists' (docs/performance.md).
+
+The joins alone (:func:`joins_rows`) are the least a sweep of this rule
+does: only the east walls, from each row's two bits a cell (made in
+advance) and the draws, with "every top-level gap joined" on a stack
+indexed by depth.  It is timed against the floor kernel (benchmarks/floor.py)
+in the same rounds: were it at 4x the floor already, no sweep that also makes
+the south walls and the next row's bits could reach the issue's goal.  The
+sets' nesting depth is printed too: a row made on bit planes, 64 cells a
+word, would need a mask per depth.
 """
 
 from __future__ import annotations
@@ -28,10 +37,11 @@ import argparse
 import time
 
 import numpy as np
+from floor import floor_rows
 
 from eller_stream._eller_kernels import LR_PAD, eller_rows, row_draws
 from eller_stream._numba import _U64, _njit, _sel
-from eller_stream._rng import _LOW32, _S32
+from eller_stream._rng import _LOW32, _S32, DRAW_STEP, draw_point, mix64
 
 
 @_njit(inline="always")
@@ -157,6 +167,89 @@ def frames_rows(left, right, out, key, counter, join_below, open_below):  # type
     return counter
 
 
+@_njit
+def row_bits(width, n_rows, key, join_below, open_below):  # type: ignore[no-untyped-def]
+    """``eller_rows``' rows of ``width`` from sets of one cell, and the two
+    bits of each row's sets before it (bit 0: a previous cell in its set,
+    bit 1: a next one)."""
+    left = np.arange(width + LR_PAD)
+    right = np.arange(width + LR_PAD)
+    codes = np.empty((n_rows, width), np.uint8)
+    out = np.empty((n_rows, width), np.uint8)
+    counter = _U64(0)
+    for y in range(n_rows):
+        for x in range(width):
+            codes[y, x] = np.uint8(np.int64(left[x] < x) | (np.int64(right[x] > x) << 1))
+        counter = eller_rows(left, right, out[y : y + 1], key, counter, join_below, open_below)
+    return codes, out
+
+
+@_njit
+def joins_rows(codes, out, key, join_below):  # type: ignore[no-untyped-def]
+    """Only the east walls of ``eller_rows``' rows into ``out``, from the
+    two bits of each row's sets (:func:`row_bits`) and the draws (made a
+    row at a time, vectorised, as ``row_draws``).  ``ok[d]``: every
+    top-level gap of the open set at depth d joined since its last cell;
+    the top in a register."""
+    n_rows, width = codes.shape
+    ok = np.ones(width + 2, np.uint8)  # slot d + 1: depth d (slot 0: the one below depth 0)
+    point = draw_point(_U64(key), _U64(0))
+    jd = np.empty(width, np.uint8)
+    for y in range(n_rows):
+        for x in range(width):
+            jd[x] = np.uint8((mix64(point) & _LOW32) < join_below)
+            point += DRAW_STEP
+        row = out[y]
+        code = codes[y]
+        depth = 1
+        top = np.int64(1)
+        for c in range(1, width):
+            k = np.int64(code[c])
+            p = k & 1  # c has a previous cell: gap c - 1 closes a frame (joined unless all joined)
+            n = k >> 1
+            j = np.int64(jd[c - 1])
+            row[c - 1] = np.uint8(j & ~(p & top) & 1)
+            now = p | (top & j)
+            ok[depth] = np.uint8(now)
+            push = (p ^ 1) & n
+            pop = p & (n ^ 1)
+            below = np.int64(ok[depth - 1])
+            depth += push - pop
+            top = push | ((push ^ 1) & ((pop & below) | ((pop ^ 1) & now)))
+        row[width - 1] = 0
+
+
+def joins_alone(rounds: int) -> None:
+    """:func:`joins_rows` against the floor kernel and ``eller_rows``, width 1000."""
+    width, n = 1000, 2048
+    key, half = np.uint64(1), np.uint64(1 << 31)
+    codes, rows = row_bits(width, n, key, half, half)
+    east = np.empty_like(rows)
+    joins_rows(codes, east, key, half)
+    assert np.array_equal(east, rows & 1), "the joins differ from eller_rows' east walls"
+    starts = ((codes & 1) ^ 1) & (codes >> 1)
+    depth = np.cumsum(starts.astype(np.int64) - ((codes & 1) & ((codes >> 1) ^ 1)), axis=1)
+    print(f"nesting depth at a gap: mean {depth.mean():.2f}, most {depth.max()} (width 1000, 2048 rows)")
+    out = np.empty((n, width), np.uint8)
+    fns = {
+        "eller_rows": lambda: eller_rows(
+            np.arange(width + LR_PAD), np.arange(width + LR_PAD), out, key, np.uint64(0), half, half
+        ),
+        "joins alone": lambda: joins_rows(codes, out, key, half),
+        "floor": lambda: floor_rows(out, key, np.uint64(0), half),
+    }
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(rounds + 1):  # the first round warms up
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    floor = min(times["floor"][1:])
+    for name, t in times.items():
+        best = min(t[1:])
+        print(f"{name:20s} {best / (n * width) * 1e9:.2f} ns a cell, {best / floor:.2f}x the floor")
+
+
 def check(cases: int) -> None:
     """The same rows and lists as the kernel on ``cases`` random cases, three calls each."""
     rng = np.random.default_rng(1)
@@ -174,6 +267,10 @@ def check(cases: int) -> None:
             assert np.array_equal(a, b), (width, rows, t)
             assert np.array_equal(lists[0][:width], lists[2][:width]), (width, rows, t)
             assert np.array_equal(lists[1][:width], lists[3][:width]), (width, rows, t)
+        codes, made = row_bits(width, rows, key, jb, ob)
+        east = np.empty_like(made)
+        joins_rows(codes, east, key, jb)
+        assert np.array_equal(east, made & 1), (width, rows, t)
 
 
 def main() -> None:
@@ -183,6 +280,7 @@ def main() -> None:
     args = parser.parse_args()
     check(args.cases)
     print(f"the same rows and lists as eller_rows in {args.cases} random cases")
+    joins_alone(args.rounds)
     width, n = 1000, 2048
     out = np.empty((n, width), np.uint8)
     fns = {"lists (eller_rows)": eller_rows, "frames": frames_rows}
