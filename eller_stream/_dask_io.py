@@ -125,14 +125,20 @@ def is_store_folder(path: str) -> bool:
     return any(os.path.isfile(os.path.join(path, name)) for name in STORE_FILES)
 
 
-def check_remote_overwrite(url: str) -> None:
-    """``overwrite=True`` at a URL replaces a store, never a prefix of other
-    objects (zarr would delete every object under it)."""
+def check_remote(url: str, overwrite: bool) -> None:
+    """What is at ``url`` before a store is written there: nothing, unless
+    ``overwrite`` (a ``FileExistsError``, as for a local path); and with
+    ``overwrite``, a store, never a prefix of other objects (zarr would
+    delete every object under it)."""
     fsspec = require("fsspec")
 
     fs, root = fsspec.core.url_to_fs(url)
     root = root.rstrip("/")
-    if fs.exists(root) and not any(fs.exists(f"{root}/{name}") for name in STORE_FILES):
+    if not fs.exists(root):
+        return
+    if not overwrite:
+        raise FileExistsError(f"{url!r} exists (overwrite=True replaces it)")
+    if not any(fs.exists(f"{root}/{name}") for name in STORE_FILES):
         raise ValueError(
             f"path: {url!r} holds objects but no Zarr store: overwrite=True replaces only a store"
         )
@@ -198,8 +204,7 @@ def write_store(
     if not local and local is not None:
         raise ValueError("path must name a store, got an empty path")
     if local is None:
-        if overwrite:
-            check_remote_overwrite(os.fspath(path))
+        check_remote(os.fspath(path), overwrite)
         write(os.fspath(path))
         return
     write_local(os.path.abspath(local), write, overwrite)

@@ -353,7 +353,7 @@ def test_a_url_is_written_in_place(tmp_path):
     with dask.config.set(scheduler="threads"):
         es.write_zarr(url, maze, -5, 40)
         assert es.read_zarr_maze(url) == (maze, -5, 40)
-        with pytest.raises(Exception, match="exists"):
+        with pytest.raises(FileExistsError, match="exists"):  # as for a local path (was zarr's own error)
             es.write_zarr(url, maze, 0, 9)
         es.write_zarr(url, maze, 0, 9, overwrite=True)
         np.testing.assert_array_equal(zarr.open_array(url, mode="r")[:], maze.rows(0, 9))
@@ -396,6 +396,9 @@ def test_overwrite_at_a_url_never_replaces_what_is_not_a_store(tmp_path):
     with dask.config.set(scheduler="threads"):
         with pytest.raises(ValueError, match="path"):
             es.write_zarr(prefix, maze, 0, 4, overwrite=True)
+        with pytest.raises(FileExistsError, match="exists"):  # no store written among the objects
+            es.write_zarr(prefix, maze, 0, 4)
+        assert fsspec.filesystem("memory").ls(prefix, detail=False) == [f"/objects-{os.getpid()}/notes.txt"]
         assert fsspec.filesystem("memory").cat(f"{prefix}/notes.txt") == b"kept"
         es.write_zarr(f"{prefix}/m.zarr", maze, 0, 4)  # a store replaces a store
         es.write_zarr(f"{prefix}/m.zarr", maze, 0, 2, overwrite=True)
