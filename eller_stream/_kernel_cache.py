@@ -30,6 +30,7 @@ from . import _MODULE_STATS
 
 _FOLDER = os.path.dirname(os.path.abspath(__file__))
 _stamps: dict[bool, bytes] = {}  # True: the modules' stamp; False: this process's own
+_checked: set[str | None] = set()  # the modules whose kernels defined() has checked
 
 
 def _stats() -> dict[str, tuple[int, int, int]]:
@@ -58,8 +59,16 @@ def _own() -> bytes:
 def defined(func: Callable[..., object]) -> None:
     """Note that the kernel ``func`` is defined now (its module is being
     imported): once the modules' stamp is in use, a module changed since the
-    package's import makes the later kernels' stamp the process's own."""
-    if True in _stamps and False not in _stamps and not _as_imported():
+    package's import makes the later kernels' stamp the process's own.
+    Checked at a module's first kernel: its others come from the same read
+    of its file."""
+    if True not in _stamps or False in _stamps:
+        return
+    module = getattr(func, "__module__", None)
+    if module in _checked:
+        return
+    _checked.add(module)
+    if not _as_imported():
         _own()
 
 
