@@ -19,7 +19,7 @@ up with the map of rows it had before (the Tiled editor holds tile
 coordinates in 32-bit ints, so rows past about ±2**30 are likely beyond it:
 not tested here; pytiled-parser reads any).  A plane region's map gives
 ``first_column`` as well (its columns absolute, as its rows), with
-``top=False, left=False``: its tiles are then the plane's own, tile rows
+``top=False, left=False`` (an infinite map's defaults): its tiles are then the plane's own, tile rows
 ``2*y0 + 1`` to ``2*y1`` and columns ``2*x0 + 1`` to ``2*x1``, so that the
 maps of regions side by side join without a seam; an infinite one past
 Tiled's 32-bit tile coordinates is refused.  pytmx reads the finite maps only (it refuses
@@ -365,8 +365,8 @@ def write_tiled(
     *,
     objects: Iterable[Mapping[str, object]] | None = None,
     endpoints: bool = False,
-    top: bool = True,
-    left: bool = True,
+    top: bool | None = None,
+    left: bool | None = None,
     infinite: bool = False,
     first_row: int = 0,
     first_column: int | None = None,
@@ -388,12 +388,16 @@ def write_tiled(
         scalars too; see the module for what is refused and what is exact).
     endpoints : bool
         Add the objects ``start`` and ``end`` at :func:`es.suggest_endpoints`.
-    top : bool
+    top : bool, optional
         Give the top border row (``es.tiles(grid, top=top)``); ``False`` for
         rows that go on above, such as a window's or a plane region's.
-    left : bool
+        Default: ``True`` for a finite map, ``False`` for an infinite one
+        (a piece of an endless maze, whose top walls are the cells above's).
+    left : bool, optional
         Give the left border column; ``False`` for a plane region, which goes
         on to the left (maps of regions side by side then join: the module).
+        Default: ``False`` for an infinite map with ``first_column`` (a
+        plane region's), else ``True``.
     infinite : bool
         Write Tiled's chunked infinite map, tiles at their absolute rows.
     first_row : int
@@ -420,11 +424,15 @@ def write_tiled(
     >>> open(path, "rb").read(38)
     b"<?xml version='1.0' encoding='UTF-8'?>"
     >>> region = es.Plane(chunk=8, seed=1).region(-20, 20, 2**29, 2**29 + 40)
-    >>> es.write_tiled(path, region, infinite=True, top=False, left=False, first_row=-20, first_column=2**29)
+    >>> es.write_tiled(path, region, infinite=True, first_row=-20, first_column=2**29)
     """
     target = _check_path(path)
     grid = _check_grid(grid)
-    endpoints, top, left, infinite = _flags(endpoints=endpoints, top=top, left=left, infinite=infinite)
+    endpoints, infinite = _flags(endpoints=endpoints, infinite=infinite)
+    top, left = _flags(
+        top=not infinite if top is None else top,
+        left=not (infinite and first_column is not None) if left is None else left,
+    )
     first_row = check_int("first_row", first_row, -ROW_LIMIT, ROW_LIMIT - grid.shape[0])
     plane = first_column is not None or not left
     high = ROW_LIMIT - grid.shape[1]

@@ -94,6 +94,40 @@ def test_tiles_of_a_region_are_the_planes_own(chunk, seed, knobs, size, corner):
 
 
 @pytest.mark.parametrize("ext", ["tmj", "tmx"])
+def test_an_infinite_map_of_a_region_needs_no_edge_flags(tmp_path, ext):
+    """A newcomer's maps of two overlapping regions, written with
+    ``infinite=True, first_row=, first_column=`` and nothing else, drew the
+    top and left walls of each (the defaults, ``True``): 28 of the 81 tiles
+    they share disagreed.  An infinite map's edges now default to the
+    plane's own tiles."""
+    plane = es.Plane(16, seed=7)
+    maps = {}
+    for y0, x0 in ((-20, 1000), (0, 1010), (20, 1000)):
+        grid = plane.region(y0, y0 + 40, x0, x0 + 40)
+        path = tmp_path / f"r{y0}.{ext}"
+        es.write_tiled(path, grid, infinite=True, first_row=y0, first_column=x0)
+        maps[y0], tiled_map = read_map(path)
+        assert maps[y0] == plane_tiles(grid, y0, x0)
+        assert (tiled_map.properties["top"], tiled_map.properties["left"]) == (False, False)
+    shared = maps[-20].keys() & maps[0].keys()  # overlapping regions: the same tiles where both are
+    assert len(shared) == 2 * 20 * 2 * 30 and all(maps[-20][k] == maps[0][k] for k in shared)
+    assert not maps[-20].keys() & maps[20].keys()  # regions one above the other: no tile twice
+    assert maps[-20] | maps[20] == plane_tiles(plane.region(-20, 60, 1000, 1040), -20, 1000)
+
+
+def test_the_edge_flags_default_to_the_border_of_a_finite_map(tmp_path):
+    """A finite map keeps its border; a banded maze's infinite map (no
+    ``first_column``) keeps its left wall, the maze's own, and leaves out the
+    top row of walls (the rows above's)."""
+    rows = es.InfiniteMaze(9, band=4, seed=3).rows(10, 22)
+    for infinite, top, left in ((False, True, True), (True, False, True)):
+        path = tmp_path / f"m{infinite}.tmj"
+        es.write_tiled(path, rows, infinite=infinite, first_row=10)
+        props = pytiled_parser.parse_map(path).properties
+        assert (props["top"], props.get("left", True)) == (top, left)  # "left" is a plane map's
+
+
+@pytest.mark.parametrize("ext", ["tmj", "tmx"])
 @pytest.mark.parametrize(
     "corner", [(-37, -21), (0, 0), (5, 2**20 + 3), (-(2**30), -(2**30)), (2**30 - 20, 2**30 - 30)]
 )

@@ -184,7 +184,8 @@ def test_two_windows_of_an_infinite_map_agree_where_they_overlap(tmp_path):
         ("maze.tmj", {"infinite": "no"}, TypeError, r"infinite must be True or False, got str: 'no'"),
         ("maze.tmj", {"top": ""}, TypeError, r"top must be True or False"),
         ("maze.tmx", {"endpoints": "false"}, TypeError, r"endpoints must be True or False"),
-        ("maze.tmj", {"left": None}, TypeError, r"left must be True or False, got NoneType"),
+        ("maze.tmj", {"left": 1}, TypeError, r"left must be True or False, got int"),
+        ("maze.tmj", {"top": "no"}, TypeError, r"top must be True or False, got str"),
     ],
 )
 def test_bad_input_names_it(tmp_path, path, kwargs, error, match):
