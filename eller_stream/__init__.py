@@ -139,4 +139,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    return sorted((set(globals()) | set(_EXPORTS)) - {"annotations", "TYPE_CHECKING"})  # not the API

@@ -207,7 +207,11 @@ class Plane:
         """``plane[y0:y1, x0:x1]`` is ``plane.region(y0, y1, x0, x1)``; ``plane[y, x]``
         the byte of cell ``(y, x)``."""
         if not isinstance(index, tuple) or len(index) != 2:
-            raise TypeError(f"a plane takes two indices, [rows, columns], got {shown(index)}")
+            if isinstance(index, tuple):
+                got = f"{len(index)} {'index' if len(index) == 1 else 'indices'}"
+            else:
+                got = f"one index, {shown(index)}"
+            raise TypeError(f"a plane takes two indices, plane[rows, columns], got {got}")
         rows, cols = index
         if isinstance(rows, slice) and isinstance(cols, slice):
             y0, y1 = _bounds("y", *_slice("rows", rows))

@@ -419,8 +419,10 @@ def test_a_bad_region_is_refused_naming_the_argument(args: tuple[Any, ...], erro
     [
         ((slice(0, 4), slice(0, 4, 2)), ValueError, "a slice of columns takes no step"),
         ((slice(None, 4), slice(0, 4)), ValueError, "the plane is infinite: a slice of rows needs both"),
-        ((slice(0, 4),), TypeError, "a plane takes two indices"),
+        ((slice(0, 4),), TypeError, r"a plane takes two indices, plane\[rows, columns\], got 1 index$"),
+        ((0, 1, 2), TypeError, "got 3 indices$"),
         (slice(0, 4), TypeError, "a plane takes two indices"),
+        (3, TypeError, "got one index, 3$"),  # was "got 3", read as three indices
         ((slice(0, 4), 3), TypeError, "two slices or two ints"),
         ((TOP, 0), ValueError, "y must be in"),
         ((0, "1"), TypeError, "x must be an int"),

@@ -25,6 +25,14 @@ def test_no_public_name_is_hidden_by_a_module():
     assert not set(public) & set(es.__all__)
 
 
+def test_dir_lists_the_api_not_the_module_s_own_helpers():
+    """``dir(es)`` listed ``annotations`` (the ``__future__`` import) and
+    ``TYPE_CHECKING`` among the names a newcomer browses."""
+    names = dir(es)
+    assert not {"annotations", "TYPE_CHECKING"} & set(names)
+    assert set(es.__all__) <= set(names) and "__version__" in names
+
+
 def test_metrics_is_a_typed_frozen_mapping():
     grid = es.backtracker(20, 15, seed=3)
     m = es.metrics(grid)
