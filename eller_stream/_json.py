@@ -19,12 +19,14 @@ ValueError: the example: the key 'a' twice
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["MAX_DIGITS", "loads"]
+__all__ = ["MAX_DIGITS", "check_seed_text", "integer", "json_kind", "loads", "read_as", "shown_json"]
 
 MAX_DIGITS = 4300  # an integer's digits at most (Python's default limit, whatever the interpreter's)
+_SEED_TEXT = re.compile(r"0|[1-9][0-9]{0,19}")
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -85,3 +87,32 @@ def read_as(text: object, kind: str, parse: Callable[[Any], T], limit: int | Non
         return parse(value)
     except ValueError as exc:
         raise ValueError(f"{what}: {exc}") from None
+
+
+# -- the values of what was read ----------------------------------------------------------------
+def check_seed_text(seed: object) -> int:
+    """The seed of a saved maze or plane: a decimal string of an int in
+    ``[0, 2**64)`` (no sign, no leading zero), else a ``ValueError``."""
+    if not isinstance(seed, str) or not _SEED_TEXT.fullmatch(seed) or int(seed) >= 2**64:
+        raise ValueError(f"seed must be a decimal string of an int in [0, 2**64), got {shown_json(seed)}")
+    return int(seed)
+
+
+def integer(name: str, value: object) -> int:
+    """``value``, the JSON of an int (not a float such as 24.0, nor a
+    bool), else a ``ValueError`` naming ``name``."""
+    if type(value) is not int:
+        raise ValueError(f"{name} must be a JSON integer, got {shown_json(value)}")
+    return value
+
+
+def json_kind(value: object) -> str:
+    """What a JSON value is, in words ("an object", "a number", ...)."""
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def shown_json(value: object) -> str:
+    """A JSON value as it reads, cut to 40 characters (an object or array by its kind)."""
+    text = json.dumps(value) if not isinstance(value, (dict, list)) else json_kind(value)
+    return text if len(text) <= 40 else text[:37] + "..."

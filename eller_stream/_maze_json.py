@@ -21,10 +21,9 @@ any key it does not know.
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING, Any
 
-from ._json import read_as
+from ._json import check_seed_text, integer, json_kind, read_as
 from ._params import BandParams
 from ._schedule import MAX_TEXT_BYTES, Schedule
 from ._validate import check_band, check_width
@@ -38,7 +37,6 @@ VERSION = 1  # the format written; a reader takes this one alone
 # The text read, at most: a schedule's (Schedule.from_json's limit) and room for the rest.
 MAX_MAZE_TEXT = MAX_TEXT_BYTES + 4096
 _FIXED = ("version", "width", "band", "seed")
-_SEED_TEXT = re.compile(r"0|[1-9][0-9]{0,19}")
 
 Parts = tuple[int, int, int, BandParams, Schedule | None]
 
@@ -63,7 +61,7 @@ def parse_maze(value: object) -> Parts:
     ``ValueError`` naming what is wrong (never a ``TypeError``: the value
     comes from text)."""
     if not isinstance(value, dict):
-        raise ValueError(f"the maze must be a JSON object, got {_kind(value)}")
+        raise ValueError(f"the maze must be a JSON object, got {json_kind(value)}")
     keys = (*_FIXED, *BandParams.names(), "schedule")
     unknown = [key for key in value if key not in keys]
     if unknown:
@@ -74,21 +72,20 @@ def parse_maze(value: object) -> Parts:
     version = value["version"]
     if type(version) is not int or version != VERSION:
         raise ValueError(f"version {json.dumps(version)} is not supported (this reads version {VERSION})")
-    seed = value["seed"]
-    if not isinstance(seed, str) or not _SEED_TEXT.fullmatch(seed) or int(seed) >= 2**64:
-        raise ValueError(f"seed must be a decimal string of an int in [0, 2**64), got {_shown(seed)}")
+    seed = check_seed_text(value["seed"])
     try:
-        width = check_width(_integer("width", value["width"]))
-        band = check_band(_integer("band", value["band"]))
+        width = check_width(integer("width", value["width"]))
+        band = check_band(integer("band", value["band"]))
         params = BandParams.from_dict({name: value[name] for name in BandParams.names() if name in value})
         schedule = None
         if "schedule" in value:
             if not isinstance(value["schedule"], dict):
-                raise ValueError(f"schedule must be an object of keyframes, got {_kind(value['schedule'])}")
+                got = json_kind(value["schedule"])
+                raise ValueError(f"schedule must be an object of keyframes, got {got}")
             schedule = Schedule.from_json_value(value["schedule"])
     except TypeError as exc:  # a check's: the value is of the wrong JSON type
         raise ValueError(str(exc)) from None
-    return width, band, int(seed), params, schedule
+    return width, band, seed, params, schedule
 
 
 def read_maze(text: object) -> Parts:
@@ -96,19 +93,3 @@ def read_maze(text: object) -> Parts:
     :data:`MAX_MAZE_TEXT` long), every error a ``ValueError`` that starts
     with ``"not an InfiniteMaze's JSON: "``."""
     return read_as(text, "an InfiniteMaze", parse_maze, MAX_MAZE_TEXT)
-
-
-def _integer(name: str, value: object) -> int:
-    if type(value) is not int:  # not a float (24.0) or a bool: the JSON of an int
-        raise ValueError(f"{name} must be a JSON integer, got {_shown(value)}")
-    return value
-
-
-def _kind(value: object) -> str:
-    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
-    return names.get(type(value), "a number")
-
-
-def _shown(value: object) -> str:
-    text = json.dumps(value) if not isinstance(value, (dict, list)) else _kind(value)
-    return text if len(text) <= 40 else text[:37] + "..."

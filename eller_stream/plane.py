@@ -27,6 +27,7 @@ import numpy as np
 from . import _lean_plane as lean
 from . import _parallel as par
 from . import _plane_blocks as pb
+from . import _plane_json
 from . import _plane_kernels as pk
 from ._backend import LEAN
 from ._plane_params import PlaneParams
@@ -103,6 +104,37 @@ class Plane:
         plane = cls.__new__(cls)
         plane._set(chunk, seed, params)
         return plane
+
+    def to_json(self) -> str:
+        """The plane as one line of JSON: a version, the chunk, the seed (a
+        decimal string) and every parameter (:mod:`eller_stream._plane_json`);
+        :meth:`from_json` reads it back equal, and the JavaScript module's
+        ``region`` takes it as its params.
+
+        >>> import eller_stream as es
+        >>> es.Plane(8, seed=3, perfect=False).to_json()
+        '{"version":1,"chunk":8,"seed":"3","perfect":false,"horizontal":0.5,"vertical":0.5}'
+        >>> es.Plane.from_json(es.Plane(8, seed=3).to_json()) == es.Plane(8, seed=3)
+        True
+        """
+        return _plane_json.plane_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Plane:
+        """The plane of :meth:`to_json`'s text (a parameter left out takes its
+        default); text that is not one is a ``ValueError`` naming what is wrong.
+
+        >>> import eller_stream as es
+        >>> es.Plane.from_json('{"version": 1, "chunk": 0, "seed": "7"}')
+        Traceback (most recent call last):
+        ...
+        ValueError: not a Plane's JSON: chunk must be in [1, 1024], got 0
+        """
+        chunk, seed, params = _plane_json.read_plane(text)
+        try:
+            return cls.from_params(chunk, seed, params)
+        except ValueError as exc:
+            raise ValueError(f"not a Plane's JSON: {exc}") from None
 
     @property
     def chunk(self) -> int:

@@ -359,6 +359,17 @@ def _flags(**flags: object) -> tuple[bool, ...]:
     return tuple(check_flag(name, value) for name, value in flags.items())
 
 
+def _edges(top: object, left: object, infinite: bool, plane: bool) -> tuple[bool, ...]:
+    """``top`` and ``left``, checked; ``None`` is the border the map needs:
+    a finite map's both, an infinite one's left alone, a plane region's
+    infinite map's neither (the rows above and the columns to the left are
+    the neighbouring maps')."""
+    return _flags(
+        top=not infinite if top is None else top,
+        left=not (infinite and plane) if left is None else left,
+    )
+
+
 def write_tiled(
     path: str | os.PathLike[str],
     grid: np.ndarray,
@@ -389,15 +400,10 @@ def write_tiled(
     endpoints : bool
         Add the objects ``start`` and ``end`` at :func:`es.suggest_endpoints`.
     top : bool, optional
-        Give the top border row (``es.tiles(grid, top=top)``); ``False`` for
-        rows that go on above, such as a window's or a plane region's.
-        Default: ``True`` for a finite map, ``False`` for an infinite one
-        (a piece of an endless maze, whose top walls are the cells above's).
+        Give the top border row (``es.tiles(grid, top=top)``): by default a finite map's.
     left : bool, optional
-        Give the left border column; ``False`` for a plane region, which goes
-        on to the left (maps of regions side by side then join: the module).
-        Default: ``False`` for an infinite map with ``first_column`` (a
-        plane region's), else ``True``.
+        Give the left border column; by default, all but an infinite map
+        with ``first_column`` (a plane region's: regions' maps then join).
     infinite : bool
         Write Tiled's chunked infinite map, tiles at their absolute rows.
     first_row : int
@@ -429,10 +435,7 @@ def write_tiled(
     target = _check_path(path)
     grid = _check_grid(grid)
     endpoints, infinite = _flags(endpoints=endpoints, infinite=infinite)
-    top, left = _flags(
-        top=not infinite if top is None else top,
-        left=not (infinite and first_column is not None) if left is None else left,
-    )
+    top, left = _edges(top, left, infinite, first_column is not None)
     first_row = check_int("first_row", first_row, -ROW_LIMIT, ROW_LIMIT - grid.shape[0])
     plane = first_column is not None or not left
     high = ROW_LIMIT - grid.shape[1]

@@ -29,10 +29,16 @@ const SALT = { plan: 0x706c616en, row: 0x726f77n, col: 0x636f6cn, seam: 0x736561
 const HALF = 2n ** 31n;
 
 // ---------------------------------------------------------------- checks
+// "version": the Python plane.to_json()'s, so that its JSON is params as it is
+const PLANE_JSON_VERSION = 1;
+
 function planeParams(params) {
   if (typeof params !== "object" || params === null || Array.isArray(params)) fail(TypeError, "params must be an object");
   for (const name of Object.keys(params)) {
-    if (!Object.hasOwn(PLANE_DEFAULTS, name)) fail(RangeError, `unknown parameter ${JSON.stringify(name)}`);
+    if (!Object.hasOwn(PLANE_DEFAULTS, name) && name !== "version") fail(RangeError, `unknown parameter ${JSON.stringify(name)}`);
+  }
+  if (params.version !== undefined && params.version !== PLANE_JSON_VERSION) {
+    fail(RangeError, `version ${String(params.version)} is not supported (this reads version ${PLANE_JSON_VERSION} of the plane's JSON)`);
   }
   const get = (name) => (params[name] === undefined ? PLANE_DEFAULTS[name] : params[name]);
   const perfect = get("perfect");
@@ -235,7 +241,8 @@ export function cellsMade(params, y0, y1, x0, x1) {
  * Cells [y0, y1) x [x0, x1) of the plane as a Uint8Array of (y1 - y0) * (x1 - x0)
  * flags, row-major. `params`: {chunk, seed, perfect, horizontal, vertical}, each
  * optional (PLANE_DEFAULTS); chunk and seed, like the coordinates, safe integer
- * Numbers, BigInts or decimal strings.
+ * Numbers, BigInts or decimal strings. The Python plane.to_json()'s text, parsed,
+ * is such params (its "version" must be 1).
  */
 export function region(params, y0, y1, x0, x1) {
   const p = planeParams(params);
