@@ -30,6 +30,8 @@ from . import _plane_blocks as pb
 from . import _plane_json
 from . import _plane_kernels as pk
 from ._backend import LEAN
+from ._directions import step_of
+from ._format import EAST, SOUTH
 from ._plane_params import PlaneParams
 from ._rng import seed_key
 from ._stream_base import CALL_CELLS
@@ -255,6 +257,45 @@ class Plane:
         x = _coordinate("x", cols)
         cell: np.ndarray = self.region(y, y + 1, x, x + 1)[0, 0]
         return cell
+
+    # -- moves -------------------------------------------------------------
+    def can_move(self, cell: tuple[int, int], direction: str | tuple[int, int]) -> bool:
+        """Whether a player on ``cell`` can step in ``direction``: the wall
+        between them is open (north and west are read from the neighbour's
+        ``SOUTH`` and ``EAST``, in the next chunk if the step crosses a seam).
+        ``direction`` is ``"north"``, ``"south"``, ``"east"``, ``"west"`` or
+        the step ``(dy, dx)`` (``es.DIRECTIONS``), as for a :class:`Window`.
+        Makes the chunk of one cell (see :meth:`region`).
+
+        >>> import eller_stream as es
+        >>> plane = es.Plane(chunk=4, seed=1)
+        >>> plane.can_move((7, 3), "east") == bool(plane[7, 3] & es.EAST)
+        True
+        >>> plane.can_move((7, 4), "west") == plane.can_move((7, 3), (0, 1))
+        True
+        """
+        y, x = _cell("cell", cell)
+        dy, dx = step_of(direction)
+        ny, nx = y + dy, x + dx
+        if not (-LIMIT <= ny < LIMIT and -LIMIT <= nx < LIMIT):
+            return False
+        wall = self[min(y, ny), min(x, nx)]
+        return bool(wall & (SOUTH if dy else EAST))
+
+    def step(self, cell: tuple[int, int], direction: str | tuple[int, int]) -> tuple[int, int] | None:
+        """The cell one step from ``cell`` in ``direction``, or ``None`` where
+        :meth:`can_move` is False.
+
+        >>> import eller_stream as es
+        >>> plane = es.Plane(chunk=4, seed=1)
+        >>> moves = {d: plane.step((0, 0), d) for d in es.DIRECTIONS}
+        >>> all((to is None) != plane.can_move((0, 0), d) for d, to in moves.items())
+        True
+        """
+        if not self.can_move(cell, direction):
+            return None
+        (y, x), (dy, dx) = _cell("cell", cell), step_of(direction)
+        return y + dy, x + dx
 
     # -- blocks ------------------------------------------------------------
     def block(self, level: int, y: int, x: int) -> tuple[int, int, int]:

@@ -20,13 +20,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
-
 import numpy as np
 
 from . import _bfs_kernels as bk
 from . import _reach, _window_json
+from ._directions import DIRECTIONS, step_of
 from ._format import EAST, SOUTH
 from ._numba import call
 from ._validate import ROW_LIMIT, check_int, check_row
@@ -35,31 +33,6 @@ from .banded import InfiniteMaze
 from .render import tiles
 
 __all__ = ["DIRECTIONS", "Window"]
-
-# The directions a move takes: a name, or the (dy, dx) step it names (read-only).
-DIRECTIONS: Mapping[str, tuple[int, int]] = MappingProxyType(
-    {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
-)
-_STEPS = {step: name for name, step in DIRECTIONS.items()}
-
-
-def _direction(direction: object) -> tuple[int, int]:
-    """``direction`` as a ``(dy, dx)`` step; ValueError naming a bad one."""
-    if isinstance(direction, str) and direction in DIRECTIONS:
-        return DIRECTIONS[direction]
-    if isinstance(direction, (tuple, list)) and len(direction) == 2:
-        try:
-            step = (check_int("dy", direction[0], -1, 1), check_int("dx", direction[1], -1, 1))
-        except (TypeError, ValueError):
-            step = (0, 0)
-        if step in _STEPS:
-            return step
-    names = ", ".join(repr(name) for name in DIRECTIONS)
-    raise ValueError(
-        f"direction must be one of {names} or a step (dy, dx) among {', '.join(map(str, _STEPS))}, "
-        f"got {direction!r}"
-    )
-
 
 class Window:
     """The rows of ``maze`` kept around row ``row``: ``above`` rows above it
@@ -276,7 +249,7 @@ class Window:
         (False, False)
         """
         y, x = self._cell("cell", cell)
-        dy, dx = _direction(direction)
+        dy, dx = step_of(direction)
         ny, nx = y + dy, x + dx
         if not (0 <= ny < self._buf.shape[0] and 0 <= nx < self._maze.width):
             return False
@@ -295,7 +268,7 @@ class Window:
         """
         if not self.can_move(cell, direction):
             return None
-        (row, col), (dy, dx) = self._cell("cell", cell), _direction(direction)
+        (row, col), (dy, dx) = self._cell("cell", cell), step_of(direction)
         return self._top + row + dy, col + dx
 
     def index(self, cell: tuple[int, int]) -> tuple[int, int]:
