@@ -279,8 +279,8 @@ class Plane:
         ny, nx = y + dy, x + dx
         if not (-LIMIT <= ny < LIMIT and -LIMIT <= nx < LIMIT):
             return False
-        wall = self[min(y, ny), min(x, nx)]
-        return bool(wall & (SOUTH if dy else EAST))
+        wy, wx = min(y, ny), min(x, nx)  # the cell whose SOUTH or EAST is the wall
+        return bool(self.region(wy, wy + 1, wx, wx + 1)[0, 0] & (SOUTH if dy else EAST))
 
     def step(self, cell: tuple[int, int], direction: str | tuple[int, int]) -> tuple[int, int] | None:
         """The cell one step from ``cell`` in ``direction``, or ``None`` where

@@ -10,6 +10,9 @@ import os
 import signal
 import socket
 import subprocess
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -66,6 +69,34 @@ class Server:
 
     def region(self, **query: Any) -> Answer:
         return self.get("/v1/region?" + urlencode(query))
+
+    def info_waits_while(self, heavy: Callable[[], Answer]) -> tuple[float, list[float]]:
+        """How long ``heavy()`` takes alone, and how long twelve ``/v1/info``
+        took while two clients asked ``heavy()`` again and again (each of
+        their answers a 200)."""
+        began = time.perf_counter()
+        assert heavy().status == 200
+        alone = time.perf_counter() - began
+        done, statuses, waits = threading.Event(), [], []
+
+        def client() -> None:
+            while not done.is_set():
+                statuses.append(heavy().status)
+
+        clients = [threading.Thread(target=client) for _ in range(2)]
+        for t in clients:
+            t.start()
+        time.sleep(alone / 2)
+        for _ in range(12):
+            began = time.perf_counter()
+            assert self.get("/v1/info").status == 200
+            waits.append(time.perf_counter() - began)
+            time.sleep(0.03)
+        done.set()
+        for t in clients:
+            t.join()
+        assert statuses and set(statuses) == {200}
+        return alone, waits
 
     def stop(self, signum: int = signal.SIGTERM) -> tuple[int, str]:
         """Send ``signum``; the exit status and what stderr said after the first line."""

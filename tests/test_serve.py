@@ -334,6 +334,16 @@ def test_info_answers_while_heavy_requests_are_in_flight(server: Server) -> None
     assert sorted(waits)[len(waits) // 2] < alone / 4, (alone, waits)
 
 
+def test_info_answers_while_pictures_of_few_cells_are_drawn(server: Server) -> None:
+    """A PNG of 8192 rows of one cell makes few cells (it was answered on
+    the event loop) but draws 12 x 65538 pixels a row at a time in Python:
+    every other request waited for it, a second or more each (an attacker's,
+    of 65536 rows: 3.3 s)."""
+    picture = {"width": 1, "band": 2, "seed": 1, "start": 0, "stop": 8192, "format": "png"}
+    alone, waits = server.info_waits_while(lambda: server.rows(**picture))
+    assert sorted(waits)[len(waits) // 2] < max(alone / 4, 0.05), (alone, waits)
+
+
 # -- many clients ---------------------------------------------------------------------------
 
 

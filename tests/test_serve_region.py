@@ -7,6 +7,7 @@ coordinates, and ``/v1/info``'s account of it."""
 from __future__ import annotations
 
 import io
+import json
 import threading
 import time
 from typing import Any
@@ -24,6 +25,7 @@ from strategies import plane_knobs, seeds
 import eller_stream as es
 from eller_stream._plane_params import PlaneParams
 from eller_stream.image import image_size
+from eller_stream.serve import _answer
 
 pytestmark = needs_serve
 TOP = 2**62
@@ -315,6 +317,18 @@ def test_info_answers_while_heavy_regions_are_in_flight(server: Server) -> None:
         t.join()
     assert statuses and set(statuses) == {200}
     assert sorted(waits)[len(waits) // 2] < max(alone / 4, 0.05), (alone, waits)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (2**20, 1), (1, 2**16 + 3), (3, 2**14), (5, 2**14 + 1)])
+def test_a_json_answer_is_encoded_in_pieces_with_the_same_bytes(shape: tuple[int, int]) -> None:
+    """json.dumps of a whole 2**20-cell grid held the GIL about half a
+    second (every other request's turn too): the rows are encoded a piece at
+    a time, whole rows or pieces of a longer row, into the same bytes."""
+    grid = np.random.default_rng(sum(shape)).integers(0, 4, shape, dtype=np.uint8)
+    for head in ({}, {"y0": "-5", "width": shape[1]}):
+        got, media = _answer.encode(grid, "json", head)
+        assert got == json.dumps({**head, "rows": grid.tolist()}, separators=(",", ":")).encode()
+        assert media == "application/json"
 
 
 # -- /v1/info --------------------------------------------------------------------------------

@@ -14,8 +14,9 @@ A bad request is a 400 (an unknown path a 404, another method a 405), each
 with a JSON body ``{"error": ..., "parameter": ...}``; every answer allows
 any origin. A request is judged by the cells it makes (the rows it replays,
 the whole bands it makes, :mod:`eller_stream._cost`; a region's whole
-chunks, ``Plane.cells_made``): past ``INLINE_CELLS``
-it is made in a worker thread (the kernels let go of the GIL), at most
+chunks, ``Plane.cells_made``): past ``INLINE_CELLS``, or drawn as a PNG
+(whose pixels cost more than its cells), it is made in a worker thread (the
+kernels let go of the GIL, a JSON answer is encoded in pieces), at most
 ``HEAVY_AT_ONCE`` at a time, so that the event loop answers the others.
 """
 
@@ -86,6 +87,8 @@ class _Request(Protocol):
 
     @property
     def made(self) -> int: ...  # the cells making its answer takes
+    @property
+    def format(self) -> str: ...  # raw, json or png
 
     def etag(self) -> str: ...
     def headers(self) -> dict[str, str]: ...
@@ -127,7 +130,7 @@ _limiters: dict[asyncio.AbstractEventLoop, CapacityLimiter] = {}  # one an event
 
 
 async def _body(req: _Request) -> tuple[bytes, str]:
-    if req.made <= INLINE_CELLS:
+    if req.made <= INLINE_CELLS and req.format != "png":  # a picture costs its pixels, not its cells
         return req.body()
     loop = asyncio.get_running_loop()
     limiter = _limiters.get(loop)
