@@ -381,6 +381,23 @@ def test_a_signal_stops_it_cleanly(signum: int) -> None:
     assert code == 128 + signum and "Traceback" not in err, err
 
 
+def test_sigterm_stops_it_while_a_client_reads_nothing() -> None:
+    """A client that asked for 4 MB and read none of it kept the server
+    waiting for ever after SIGTERM (and after a second one), refusing new
+    connections (an attacker's): the shutdown now gives up on it."""
+    s = Server()
+    with socket.create_connection((s.host, s.port)) as stalled:
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        query = "seed=1&chunk=1&y0=0&y1=1048576&x0=0&x1=1&format=json"
+        stalled.sendall(f"GET /v1/region?{query} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        time.sleep(2)  # the answer is made and stuck in the socket's buffers
+        began = time.perf_counter()
+        code, err = s.stop(signal.SIGTERM)
+        assert time.perf_counter() - began < 15
+    assert code == 128 + signal.SIGTERM, err
+    assert err == "eller-stream: stopping: answers still being sent after 5 s were cut short\n"
+
+
 def test_a_port_in_use_is_one_line(run_cli: Any) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import importlib.util
+import logging
 import socket
 import threading
 import time
@@ -41,6 +42,7 @@ the API (docs/serve.md):
 {EXIT_STATUSES}"""
 
 EXTRA = ("starlette", "uvicorn")
+SHUTDOWN_GRACE = 5  # seconds a signal leaves the answers under way before they are dropped
 # the packages of the [serve] extra by name: the package itself is not on PyPI (yet)
 HINT = "pip install starlette uvicorn httptools (the [serve] extra: pip install '.[serve]' in a clone)"
 
@@ -100,11 +102,26 @@ def main(argv: Sequence[str]) -> int:
     _engine.lean_up_to(LIMITS["max_made_cells"])
     threading.Thread(target=_warm, args=(warm,), name="warm-up", daemon=True).start()
     http = protocol("httptools" if importlib.util.find_spec("httptools") else "h11")  # JSON errors
-    config = uvicorn.Config(app, log_level="warning", access_log=False, http=http, lifespan="off")
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, http=http, lifespan="off",
+        timeout_graceful_shutdown=SHUTDOWN_GRACE,  # a client that reads nothing holds no one up
+    )  # fmt: skip
     server = uvicorn.Server(config)
     threading.Thread(target=_announce, args=(server, sock.getsockname()[:2]), daemon=True).start()
-    server.run(sockets=[sock])
+    logging.getLogger("uvicorn.error").addFilter(_CutShort())
+    server.run(sockets=[sock])  # after a signal, uvicorn raises it again: the status is 128 + N
     return 0
+
+
+class _CutShort(logging.Filter):
+    """Puts uvicorn's log line of a shutdown that gave up on answers still
+    under way (a client that reads nothing) in the command's own words."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "graceful shutdown exceeded" in record.getMessage():
+            say(f"stopping: answers still being sent after {SHUTDOWN_GRACE} s were cut short")
+            return False
+        return True
 
 
 def _warm(warm: Callable[[], None]) -> None:
