@@ -193,6 +193,10 @@ def test_the_knob_options_follow_plane_params():
             ["--chunk", "1024", "--rows", "1", "--width", str(2**21), "--cell", "1", "--wall", "1"],
             "more than 2147483648",
         ),
+        (  # a strip of one row, the last of a chunk row, makes the next chunk row too: was a traceback
+            ["--chunk", "1024", "--start", "1023", "--rows", "1", "--width", "1500000", "--cell", "1"],
+            "makes 3072327680 cells of the plane at a time",
+        ),
         (
             ["--chunk", "4", "--start", "12", "--rows", "4", "--left", "-16", "--width", "12", "--endpoints"],
             "--endpoints: this region of the plane",

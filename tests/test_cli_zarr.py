@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import resource
+import signal
 import subprocess
 
 import numpy as np
@@ -49,6 +51,9 @@ def test_a_zarr_output_holds_the_rows_and_names_the_maze(tmp_path):
         (["--band", "4", "--strategy", "newest"], "--strategy applies"),
         (["--band", "1"], "--band: band must be in [2, 65536]"),
         (["--band", "4", "--start", str(2**63 - 5), "--rows", "10"], "no rows past 2**63 - 1"),
+        # more chunks than a Dask graph holds: was a traceback naming a Python argument (chunks=)
+        (["--chunk", "1", "--rows", str(2**40), "--width", "1"], "the store would have over 16777216 chunks"),
+        (["--band", "2", "--rows", str(2**62), "--width", "1"], "the store would have over 16777216 chunks"),
     ],
 )
 def test_bad_zarr_options_exit_with_one_line(tmp_path, extra, words):
@@ -79,3 +84,23 @@ def test_without_the_extra_exit_2_with_the_pip_hint(tmp_path):
     assert out.returncode == 2
     assert "pip install 'dask[array]' distributed zarr" in one_error_line(out.stderr)
     assert sorted(os.listdir(tmp_path)) == ["blocker"]
+
+
+def _small_files() -> None:
+    """In the child: files of at most 4 KiB, a write past that EFBIG (not SIGXFSZ)."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+
+@pytest.mark.parametrize("maze", [["--chunk", "16"], ["--band", "16"]])
+def test_a_store_the_disk_cannot_hold_is_named_not_standard_output(tmp_path, maze):
+    """A full disk (here a file size limit) while writing the store was
+    reported as "cannot write to standard output" (an attacker's)."""
+    out = cli(
+        "render", "-o", str(tmp_path / "a.zarr"), *maze, "--rows", "1000", "--width", "1000", "--seed", "1",
+        preexec_fn=_small_files,
+    )  # fmt: skip
+    assert out.returncode == 74
+    store = str(tmp_path / "a.zarr")
+    assert one_error_line(out.stderr).startswith(f"eller-stream: error: cannot write the store {store!r}: ")
+    assert os.listdir(tmp_path) == []

@@ -9,13 +9,16 @@ import argparse
 import contextlib
 import os
 import sys
+from collections.abc import Callable
 
 from .. import _validate as v
 from .. import scale
+from .._plane_scale import plane_chunks
+from .._validate import MAX_CHUNKS
 from ..banded import ROW_LIMIT, InfiniteMaze
 from ..plane import Plane
 from . import _options as opt
-from ._common import RowLimitError, UsageError, isatty, say
+from ._common import OutputError, RowLimitError, UsageError, isatty, os_message, say
 
 __all__ = ["wanted", "write"]
 
@@ -56,8 +59,10 @@ def _check(args: argparse.Namespace) -> tuple[str, InfiniteMaze | Plane, int, in
             raise UsageError(str(exc)) from None
     start = 0 if args.start is None else args.start
     if args.chunk is not None:
-        y0, y1, _, _ = opt.plane_region(args)
-        return path, Plane.from_params(args.chunk, v.check_seed(args.seed), opt.plane_params(args)), y0, y1
+        y0, y1, x0, x1 = opt.plane_region(args)
+        plane = Plane.from_params(args.chunk, v.check_seed(args.seed), opt.plane_params(args))
+        _check_chunks(lambda: plane_chunks(plane, y0, y1, x0, x1))
+        return path, plane, y0, y1
     if start + args.rows > ROW_LIMIT:
         raise RowLimitError(
             f"the banded maze has no rows past 2**63 - 1 ({ROW_LIMIT - 1}): from --start {start} "
@@ -66,7 +71,19 @@ def _check(args: argparse.Namespace) -> tuple[str, InfiniteMaze | Plane, int, in
     maze = InfiniteMaze.from_params(
         args.width, args.band, v.check_seed(args.seed), opt.band_params(args), opt.schedule_of(args)
     )
+    _check_chunks(lambda: scale.band_chunks(maze, start, start + args.rows))
     return path, maze, start, start + args.rows
+
+
+def _check_chunks(chunks: Callable[[], object]) -> None:
+    """The store's chunks can be counted (the Dask graph is not too big)."""
+    try:
+        chunks()
+    except ValueError:
+        raise UsageError(
+            f"--rows, --width: the store would have over {MAX_CHUNKS} chunks, more than a Dask graph "
+            "should hold: write it in parts (--start)"
+        ) from None
 
 
 def write(args: argparse.Namespace) -> int:
@@ -79,10 +96,13 @@ def write(args: argparse.Namespace) -> int:
     progress: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
     if isatty(sys.stderr):
         progress = scale.require("dask.diagnostics").ProgressBar(out=sys.stderr)
-    with progress:
-        if isinstance(maze, Plane):
-            _, _, x0, x1 = opt.plane_region(args)
-            scale.write_zarr(path, maze, start, stop, x0, x1, overwrite=True)
-        else:
-            scale.write_zarr(path, maze, start, stop, overwrite=True)
+    try:
+        with progress:
+            if isinstance(maze, Plane):
+                _, _, x0, x1 = opt.plane_region(args)
+                scale.write_zarr(path, maze, start, stop, x0, x1, overwrite=True)
+            else:
+                scale.write_zarr(path, maze, start, stop, overwrite=True)
+    except OSError as exc:  # a full disk: the store's, not standard output (its files carry no name)
+        raise OutputError(f"cannot write the store {str(args.output)!r}: {os_message(exc)}") from None
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 import time
@@ -225,8 +226,10 @@ def _check_region(p: RenderPlan) -> None:
     plane = p.plane
     if plane is None:
         return
-    first, rows = (0, p.strip) if p.streamed else (p.start, p.rows)  # a strip: its most, on chunk rows
-    made = plane.cells_made(first, first + rows, p.left, p.left + p.width)
+    # a streamed picture's strips: the first, the second and the third are the largest (the
+    # others are as the second, or the last, which is shorter)
+    strips = itertools.islice(_strips(p), 3) if p.streamed else [(p.start, p.start + p.rows)]
+    made = max(plane.cells_made(y, end, p.left, p.left + p.width) for y, end in strips)
     if made > MAX_MADE:
         raise UsageError(
             f"the region makes {made} cells of the plane at a time (its chunks whole), more than "
@@ -323,18 +326,26 @@ def _rows(p: RenderPlan) -> Iterator[np.ndarray]:
     region, a strip of rows at a time)."""
     plane = p.plane
     if plane is not None:
-        y, stop = p.start, p.start + p.rows
-        while y < stop:
-            # strips end on the plane's chunk rows (at least the one y is in: fewer rows than
-            # a chunk make a strip shorter than the chunk, wherever in it y lies)
-            end = min(stop, y - y % plane.chunk + max(p.strip, plane.chunk))
+        for y, end in _strips(p):
             yield from plane.region(y, end, p.left, p.left + p.width)
-            y = end
         return
     stream = _stream(p)
     for _ in range(p.rows - 1):
         yield next(stream)
     yield stream.finish()
+
+
+def _strips(p: RenderPlan) -> Iterator[tuple[int, int]]:
+    """The rows ``[y, end)`` of the plane's region made at a time, top to
+    bottom: strips that end on the plane's chunk rows (at least the one y is
+    in: fewer rows than a chunk make a strip shorter than the chunk, wherever
+    in it y lies)."""
+    chunk = p.chunk or 1
+    y, stop = p.start, p.start + p.rows
+    while y < stop:
+        end = min(stop, y - y % chunk + max(p.strip, chunk))
+        yield y, end
+        y = end
 
 
 def _grid(p: RenderPlan) -> np.ndarray:
