@@ -7,6 +7,7 @@ params and gives the same regions."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -130,8 +131,36 @@ def test_both_refuse_a_version_they_do_not_read(node: Node, version: Any) -> Non
     text = with_(version=version)
     answer = node.region(text, 0, 1, 0, 1)
     assert answer.get("kind") == "RangeError" and "version" in answer.get("error", ""), answer
+    if version == "1":  # it said "version 1 is not supported (this reads version 1)"
+        assert 'version "1" is not supported' in answer["error"]
     with pytest.raises(ValueError, match=r"version .* is not supported"):
         es.Plane.from_json(text)
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"seed": ...}, "seed"),  # the module took seed 0 (an attacker's)
+        ({"chunk": ...}, "chunk"),
+        ({"seed": 7}, "seed must be a decimal string"),
+        ({"seed": "-0"}, "seed must be a decimal string"),
+        ({"seed": "07"}, "seed must be a decimal string"),
+        ({"seed": str(2**64)}, "seed must be a decimal string"),
+        ({"chunk": "16"}, "chunk must be a JSON integer"),
+    ],
+)
+def test_both_read_a_saved_plane_as_strictly(node: Node, changes: dict[str, Any], words: str) -> None:
+    """JSON with a "version" is a saved plane: the module took it with a
+    key left out (seed 0, chunk 16) or spelt as params may be (a number
+    seed, a string chunk), where Plane.from_json refuses it."""
+    text = with_(**changes)
+    answer = node.region(text, 0, 2, 0, 2)
+    assert answer.get("kind") == "RangeError" and words in answer.get("error", ""), answer
+    with pytest.raises(ValueError, match=re.escape(words)):
+        es.Plane.from_json(text)
+    plain = {k: v for k, v in json.loads(text).items() if k != "version"}  # params: defaults and spellings
+    if plain.get("seed") not in ("-0", "07", str(2**64)) and plain.get("chunk") != "16":
+        assert "hex" in node.region(json.dumps(plain), 0, 2, 0, 2)
 
 
 def test_both_refuse_a_key_they_do_not_know(node: Node) -> None:

@@ -87,7 +87,8 @@ function checkParams(params) {
     if (!allowed.includes(name)) fail(RangeError, `unknown parameter ${JSON.stringify(name)}`);
   }
   if (params.version !== undefined && params.version !== MAZE_JSON_VERSION) {
-    fail(RangeError, `version ${String(params.version)} is not supported (this reads version ${MAZE_JSON_VERSION} of the maze's JSON)`);
+    const v = params.version;
+    fail(RangeError, `version ${typeof v === "string" ? JSON.stringify(v) : String(v)} is not supported (this reads version ${MAZE_JSON_VERSION} of the maze's JSON)`);
   }
   if (params.width === undefined) fail(TypeError, "width is required");
   if (params.seed === undefined) fail(TypeError, "seed is required (a BigInt or a decimal string)");

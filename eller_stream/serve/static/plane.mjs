@@ -32,14 +32,29 @@ const HALF = 2n ** 31n;
 // "version": the Python plane.to_json()'s, so that its JSON is params as it is
 const PLANE_JSON_VERSION = 1;
 
+// A saved plane's JSON (it has a "version"), read as strictly as Plane.from_json reads it:
+// its chunk and seed given, the seed a decimal string, the chunk a JSON integer.
+function savedPlane(params) {
+  const shown = (v) => (typeof v === "string" ? JSON.stringify(v) : String(v));
+  if (params.version !== PLANE_JSON_VERSION) {
+    fail(RangeError, `version ${shown(params.version)} is not supported (this reads version ${PLANE_JSON_VERSION} of the plane's JSON)`);
+  }
+  for (const key of ["chunk", "seed"]) {
+    if (params[key] === undefined) fail(RangeError, `the key ${JSON.stringify(key)} is missing from the plane's JSON`);
+  }
+  const seed = params.seed;
+  if (typeof seed !== "string" || !/^(0|[1-9][0-9]{0,19})$/.test(seed) || BigInt(seed) > M64) {
+    fail(RangeError, `seed must be a decimal string of an int in [0, 2**64) in the plane's JSON, got ${shown(seed)}`);
+  }
+  if (!Number.isInteger(params.chunk)) fail(RangeError, `chunk must be a JSON integer in the plane's JSON, got ${shown(params.chunk)}`);
+}
+
 function planeParams(params) {
   if (typeof params !== "object" || params === null || Array.isArray(params)) fail(TypeError, "params must be an object");
   for (const name of Object.keys(params)) {
     if (!Object.hasOwn(PLANE_DEFAULTS, name) && name !== "version") fail(RangeError, `unknown parameter ${JSON.stringify(name)}`);
   }
-  if (params.version !== undefined && params.version !== PLANE_JSON_VERSION) {
-    fail(RangeError, `version ${String(params.version)} is not supported (this reads version ${PLANE_JSON_VERSION} of the plane's JSON)`);
-  }
+  if (params.version !== undefined) savedPlane(params);
   const get = (name) => (params[name] === undefined ? PLANE_DEFAULTS[name] : params[name]);
   const perfect = get("perfect");
   if (typeof perfect !== "boolean") fail(TypeError, `perfect must be true or false, got ${typeof perfect === "string" ? JSON.stringify(perfect) : String(perfect)}`);
