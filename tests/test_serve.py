@@ -398,6 +398,17 @@ def test_sigterm_stops_it_while_a_client_reads_nothing() -> None:
     assert err == "eller-stream: stopping: answers still being sent after 5 s were cut short\n"
 
 
+def test_a_request_the_parser_refuses_leaves_stderr_alone() -> None:
+    """Each got its JSON 400, and uvicorn also wrote "WARNING: Invalid HTTP
+    request received." on the server's stderr, where the command promises
+    one line (an attacker's)."""
+    s = Server()
+    for _ in range(3):
+        assert s.raw(b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: x\r\n\r\n").status == 400
+    code, err = s.stop(signal.SIGTERM)
+    assert code == 128 + signal.SIGTERM and err == "", err
+
+
 def test_a_port_in_use_is_one_line(run_cli: Any) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -108,20 +108,23 @@ def main(argv: Sequence[str]) -> int:
     )  # fmt: skip
     server = uvicorn.Server(config)
     threading.Thread(target=_announce, args=(server, sock.getsockname()[:2]), daemon=True).start()
-    logging.getLogger("uvicorn.error").addFilter(_CutShort())
+    logging.getLogger("uvicorn.error").addFilter(_OwnWords())
     server.run(sockets=[sock])  # after a signal, uvicorn raises it again: the status is 128 + N
     return 0
 
 
-class _CutShort(logging.Filter):
-    """Puts uvicorn's log line of a shutdown that gave up on answers still
-    under way (a client that reads nothing) in the command's own words."""
+class _OwnWords(logging.Filter):
+    """uvicorn's log lines that the command has its own way for: a request
+    its parser refused (the client got a JSON 400: the server's stderr is no
+    log of clients' mistakes), and a shutdown that gave up on answers still
+    under way (a client that reads nothing), said in the command's words."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if "graceful shutdown exceeded" in record.getMessage():
+        message = record.getMessage()
+        if "graceful shutdown exceeded" in message:
             say(f"stopping: answers still being sent after {SHUTDOWN_GRACE} s were cut short")
             return False
-        return True
+        return message != "Invalid HTTP request received."
 
 
 def _warm(warm: Callable[[], None]) -> None:
