@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import importlib.util
 import logging
@@ -124,6 +125,8 @@ class _OwnWords(logging.Filter):
         if "graceful shutdown exceeded" in message:
             say(f"stopping: answers still being sent after {SHUTDOWN_GRACE} s were cut short")
             return False
+        if record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError):
+            return False  # an answer cut short while it was being made: said above
         return message != "Invalid HTTP request received."
 
 
