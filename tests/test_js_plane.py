@@ -191,8 +191,9 @@ BAD: list[Bad] = [
     at("x1 NaN", (0, 1, 0, math.nan), "x1"),
     at("x1 Infinity", (0, 1, 0, math.inf), "x1"),
     at("y0 an unsafe Number", (float(2**53 + 2), float(2**53 + 4), 0, 1), "y0", where="j"),
-    at("more than MAX_MADE", (0, 2**16, 0, 2**15), "region"),
-    at("all the rows", (Big(-TOP), Big(TOP), 0, 1), "region"),
+    # both name the arguments (the module named none, an attacker found)
+    at("more than MAX_MADE", (0, 2**16, 0, 2**15), "y0, y1, x0, x1: region"),
+    at("all the rows", (Big(-TOP), Big(TOP), 0, 1), "y0, y1, x0, x1: region"),
 ]
 KIND = {"TypeError": TypeError, "RangeError": ValueError}
 
@@ -211,7 +212,7 @@ def test_the_javascript_module_refuses(
         node.calls("cellsMade", [(params, *bounds)])[0],
     )
     assert answer.get("kind") in KIND and word in answer["error"], answer
-    if word != "region":  # cellsMade counts what region refuses to make
+    if not word.endswith("region"):  # cellsMade counts what region refuses to make
         assert cells == answer, cells
 
 

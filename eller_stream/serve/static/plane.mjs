@@ -265,7 +265,7 @@ export function region(params, y0, y1, x0, x1) {
   const [xa, xb] = bounds("x", x0, x1);
   const cells = made(p.chunk, ya, yb, xa, xb);
   if (cells > MAX_MADE) {
-    fail(RangeError, `region [${ya}, ${yb}) x [${xa}, ${xb}) makes ${cells} cells (the chunks it touches, whole), more than ${MAX_MADE}: ask for it in parts`);
+    fail(RangeError, `y0, y1, x0, x1: region [${ya}, ${yb}) x [${xa}, ${xb}) makes ${cells} cells (the chunks it touches, whole), more than ${MAX_MADE}: ask for it in parts`);
   }
   const H = Number(yb - ya);
   const W = Number(xb - xa);
