@@ -409,9 +409,9 @@ def write_tiled(
     first_row : int
         The maze row of the grid's first row (``win.top`` for a window).
     first_column : int, optional
-        A plane region's first column (its ``x0``): objects' columns are
-        absolute too, stored as ``first_column`` (with ``left``); an infinite
-        map past Tiled's 32-bit tiles is refused (:func:`check_span`).
+        A plane region's ``x0`` (``None``: columns from 0, a banded maze's): objects'
+        columns are absolute too, stored as ``first_column`` (with ``left``); an
+        infinite map past Tiled's 32-bit tiles is refused (:func:`check_span`).
     description : str, optional
         Text stored as the map property ``description`` (of characters XML
         holds, as object names and properties).
