@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Iterator
 
 import numpy as np
 from floor import floor_rows
@@ -184,39 +185,45 @@ def row_bits(width, n_rows, key, join_below, open_below):  # type: ignore[no-unt
     return codes, out
 
 
+@_njit(inline="always")
+def stack_joins(row, code, jd):  # type: ignore[no-untyped-def]
+    """Only the east walls of one of ``eller_rows``' rows into ``row``, from
+    the two bits of its sets (``code``, :func:`row_bits`) and its join draws
+    (``jd``, a byte a gap).  ``ok[d]``: every top-level gap of the open set
+    at depth d joined since its last cell; the top in a register."""
+    width = row.shape[0]
+    ok = np.ones(width + 2, np.uint8)  # slot d + 1: depth d (slot 0: the one below depth 0)
+    depth = 1
+    top = np.int64(1)
+    for c in range(1, width):
+        k = np.int64(code[c])
+        p = k & 1  # c has a previous cell: gap c - 1 closes a frame (joined unless all joined)
+        n = k >> 1
+        j = np.int64(jd[c - 1])
+        row[c - 1] = np.uint8(j & ~(p & top) & 1)
+        now = p | (top & j)
+        ok[depth] = np.uint8(now)
+        push = (p ^ 1) & n
+        pop = p & (n ^ 1)
+        below = np.int64(ok[depth - 1])
+        depth += push - pop
+        top = push | ((push ^ 1) & ((pop & below) | ((pop ^ 1) & now)))
+    row[width - 1] = 0
+
+
 @_njit
 def joins_rows(codes, out, key, join_below):  # type: ignore[no-untyped-def]
     """Only the east walls of ``eller_rows``' rows into ``out``, from the
     two bits of each row's sets (:func:`row_bits`) and the draws (made a
-    row at a time, vectorised, as ``row_draws``).  ``ok[d]``: every
-    top-level gap of the open set at depth d joined since its last cell;
-    the top in a register."""
+    row at a time, vectorised, as ``row_draws``): :func:`stack_joins` a row."""
     n_rows, width = codes.shape
-    ok = np.ones(width + 2, np.uint8)  # slot d + 1: depth d (slot 0: the one below depth 0)
     point = draw_point(_U64(key), _U64(0))
     jd = np.empty(width, np.uint8)
     for y in range(n_rows):
         for x in range(width):
             jd[x] = np.uint8((mix64(point) & _LOW32) < join_below)
             point += DRAW_STEP
-        row = out[y]
-        code = codes[y]
-        depth = 1
-        top = np.int64(1)
-        for c in range(1, width):
-            k = np.int64(code[c])
-            p = k & 1  # c has a previous cell: gap c - 1 closes a frame (joined unless all joined)
-            n = k >> 1
-            j = np.int64(jd[c - 1])
-            row[c - 1] = np.uint8(j & ~(p & top) & 1)
-            now = p | (top & j)
-            ok[depth] = np.uint8(now)
-            push = (p ^ 1) & n
-            pop = p & (n ^ 1)
-            below = np.int64(ok[depth - 1])
-            depth += push - pop
-            top = push | ((push ^ 1) & ((pop & below) | ((pop ^ 1) & now)))
-        row[width - 1] = 0
+        stack_joins(out[y], codes[y], jd)
 
 
 def joins_alone(rounds: int) -> None:
@@ -250,14 +257,21 @@ def joins_alone(rounds: int) -> None:
         print(f"{name:20s} {best / (n * width) * 1e9:.2f} ns a cell, {best / floor:.2f}x the floor")
 
 
-def check(cases: int) -> None:
-    """The same rows and lists as the kernel on ``cases`` random cases, three calls each."""
-    rng = np.random.default_rng(1)
+def random_cases(cases: int, seed: int) -> Iterator[tuple[int, int, int, np.uint64, np.uint64, np.uint64]]:
+    """``(t, width, rows, join_below, open_below, key)`` of ``cases`` random
+    cases: widths 1-39, or 1-299 one case in three; thresholds 0, 2**32 or
+    between."""
+    rng = np.random.default_rng(seed)
     for t in range(cases):
         width = int(rng.integers(1, 40)) if t % 3 else int(rng.integers(1, 300))
         rows = int(rng.integers(1, 30))
         jb, ob = (np.uint64(rng.choice([0, 2**32, int(rng.integers(0, 2**32))])) for _ in range(2))
-        key = np.uint64(t * 0x9E3779B97F4A7C15 % 2**64)
+        yield t, width, rows, jb, ob, np.uint64(t * 0x9E3779B97F4A7C15 % 2**64)
+
+
+def check(cases: int) -> None:
+    """The same rows and lists as the kernel on ``cases`` random cases, three calls each."""
+    for t, width, rows, jb, ob, key in random_cases(cases, 1):
         lists = [np.arange(width + LR_PAD, dtype=np.int32) for _ in range(4)]
         a, b = np.empty((rows, width), np.uint8), np.empty((rows, width), np.uint8)
         ca = cb = np.uint64(0)

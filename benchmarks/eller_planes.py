@@ -30,7 +30,7 @@ import argparse
 import time
 
 import numpy as np
-from eller_frames import row_bits
+from eller_frames import random_cases, row_bits, stack_joins
 from floor import floor_rows
 
 from eller_stream._eller_kernels import LR_PAD, eller_rows
@@ -84,41 +84,27 @@ def _eq(d0, d1, d2, d3, d):  # type: ignore[no-untyped-def]
 
 
 @_njit(inline="always")
-def _row_by_stack(row, code, jd):  # type: ignore[no-untyped-def]
-    """The joins of one row a cell at a time (``eller_frames.joins_rows``),
-    from its codes and its draws' words ``jd``."""
-    width = row.shape[0]
-    ok = np.ones(width + 2, np.uint8)
-    depth = 1
-    top = np.int64(1)
-    for c in range(1, width):
-        k = np.int64(code[c])
-        p = k & 1
-        n = k >> 1
-        j = np.int64((jd[(c - 1) >> 6] >> _U64((c - 1) & 63)) & _1)
-        row[c - 1] = np.uint8(j & ~(p & top) & 1)
-        now = p | (top & j)
-        ok[depth] = np.uint8(now)
-        push = (p ^ 1) & n
-        pop = p & (n ^ 1)
-        below = np.int64(ok[depth - 1])
-        depth += push - pop
-        top = push | ((push ^ 1) & ((pop & below) | ((pop ^ 1) & now)))
-    row[width - 1] = 0
+def _row_by_stack(row, code, jd, bytes_):  # type: ignore[no-untyped-def]
+    """The joins of one row a cell at a time (``eller_frames.stack_joins``),
+    from its codes and its draws' words ``jd`` (unpacked into ``bytes_``)."""
+    for x in range(row.shape[0]):
+        bytes_[x] = np.uint8((jd[x >> 6] >> _U64(x & 63)) & _1)
+    stack_joins(row, code, bytes_)
 
 
 @_njit
-def joins_planes(pn, codes, out, key, join_below):  # type: ignore[no-untyped-def]
+def joins_planes(pn, codes, out, key, join_below, planes_up_to=DEEPEST):  # type: ignore[no-untyped-def]
     """The east walls of ``eller_rows``' rows into ``out`` (a byte a cell),
     from each row's words ``pn`` (:func:`pack_rows`) and the draws, on bit
-    planes; a row that might be deeper than ``DEEPEST`` a cell at a time
-    from its ``codes``.  Returns how many rows were."""
+    planes; a row that might be deeper than ``planes_up_to`` (at most
+    ``DEEPEST``) a cell at a time from its ``codes``.  Returns how many rows were."""
     n_rows, width = out.shape
     deep_rows = 0
     nw = (width + 63) // 64
     join_below = _U64(join_below)
     point = draw_point(_U64(key), _Z)
     jd = np.zeros(nw + 1, np.uint64)
+    unpacked = np.empty(width, np.uint8)  # a deep row's draws, a byte a gap
     carry = np.zeros(DEEPEST + 2, np.uint64)  # the smear at depth d running into the next word
     top = np.zeros(DEEPEST + 2, np.uint64)  # bit 63 of the smear's last word: (x - 1) of bit 0
     for y in range(n_rows):
@@ -136,13 +122,13 @@ def joins_planes(pn, codes, out, key, join_below):  # type: ignore[no-untyped-de
         depth = 0
         for i in range(nw):  # deep enough for the planes? (the depth may rise by each open)
             opens = ~pn[y, 0, i] & pn[y, 1, i]
-            if depth + _popcount(opens) > DEEPEST:
+            if depth + _popcount(opens) > planes_up_to:
                 depth = -1
                 break
             depth += _popcount(opens) - _popcount(pn[y, 0, i] & ~pn[y, 1, i])
         if depth < 0:
             deep_rows += 1
-            _row_by_stack(row, codes[y], jd)
+            _row_by_stack(row, codes[y], jd, unpacked)
             continue
         depth = 0  # at the end of the word before
         for i in range(nw):
@@ -198,17 +184,14 @@ def _popcount(w):  # type: ignore[no-untyped-def]
 
 
 def check(cases: int) -> None:
-    """The same east walls as ``eller_rows`` on ``cases`` random cases."""
-    rng = np.random.default_rng(2)
-    for t in range(cases):
-        width = int(rng.integers(1, 40)) if t % 3 else int(rng.integers(1, 300))
-        rows = int(rng.integers(1, 30))
-        jb, ob = (np.uint64(rng.choice([0, 2**32, int(rng.integers(0, 2**32))])) for _ in range(2))
-        key = np.uint64(t * 0x9E3779B97F4A7C15 % 2**64)
+    """The same east walls as ``eller_rows`` on ``cases`` random cases, on
+    bit planes and by the stack (a row with an open set sent there)."""
+    for t, width, rows, jb, ob, key in random_cases(cases, 2):
         codes, made = row_bits(width, rows, key, jb, ob)
-        east = np.empty_like(made)
-        joins_planes(pack_rows(codes), codes, east, key, jb)
-        assert np.array_equal(east, made & 1), (width, rows, t)
+        for up_to in (DEEPEST, 0):  # on planes, then every row with an open set by the stack
+            east = np.empty_like(made)
+            joins_planes(pack_rows(codes), codes, east, key, jb, up_to)
+            assert np.array_equal(east, made & 1), (width, rows, t, up_to)
 
 
 def main() -> None:
