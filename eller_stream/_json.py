@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["MAX_DIGITS", "check_seed_text", "integer", "json_kind", "loads", "read_as", "shown_json"]
+__all__ = [
+    "MAX_DIGITS", "check_seed_text", "integer", "json_kind", "loads", "read_as", "saved_object", "shown_json",
+]
 
 MAX_DIGITS = 4300  # an integer's digits at most (Python's default limit, whatever the interpreter's)
 _SEED_TEXT = re.compile(r"0|[1-9][0-9]{0,19}")
@@ -90,6 +92,27 @@ def read_as(text: object, kind: str, parse: Callable[[Any], T], limit: int | Non
 
 
 # -- the values of what was read ----------------------------------------------------------------
+def saved_object(
+    value: object, kind: str, keys: Sequence[str], required: Sequence[str], version: int
+) -> dict[str, Any]:
+    """``value``, a saved ``kind``'s JSON object ("the maze"): of no key but
+    ``keys``, with every key of ``required`` (``"version"`` among them), its
+    ``"version"`` the int ``version``; else a ``ValueError`` naming what is
+    wrong."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{kind} must be a JSON object, got {json_kind(value)}")
+    unknown = [key for key in value if key not in keys]
+    if unknown:
+        raise ValueError(f"unknown key {unknown[0]!r} (the keys: {', '.join(keys)})")
+    for key in required:
+        if key not in value:
+            raise ValueError(f"the key {key!r} is missing")
+    found = value["version"]
+    if type(found) is not int or found != version:
+        raise ValueError(f"version {json.dumps(found)} is not supported (this reads version {version})")
+    return value
+
+
 def check_seed_text(seed: object) -> int:
     """The seed of a saved maze or plane: a decimal string of an int in
     ``[0, 2**64)`` (no sign, no leading zero), else a ``ValueError``."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ._json import check_seed_text, integer, json_kind, read_as
+from ._json import check_seed_text, integer, json_kind, read_as, saved_object
 from ._params import BandParams
 from ._schedule import MAX_TEXT_BYTES, Schedule
 from ._validate import check_band, check_width
@@ -60,18 +60,7 @@ def parse_maze(value: object) -> Parts:
     """``(width, band, seed, params, schedule)`` of a maze's JSON value, or a
     ``ValueError`` naming what is wrong (never a ``TypeError``: the value
     comes from text)."""
-    if not isinstance(value, dict):
-        raise ValueError(f"the maze must be a JSON object, got {json_kind(value)}")
-    keys = (*_FIXED, *BandParams.names(), "schedule")
-    unknown = [key for key in value if key not in keys]
-    if unknown:
-        raise ValueError(f"unknown key {unknown[0]!r} (the keys: {', '.join(keys)})")
-    for key in _FIXED:
-        if key not in value:
-            raise ValueError(f"the key {key!r} is missing")
-    version = value["version"]
-    if type(version) is not int or version != VERSION:
-        raise ValueError(f"version {json.dumps(version)} is not supported (this reads version {VERSION})")
+    value = saved_object(value, "the maze", (*_FIXED, *BandParams.names(), "schedule"), _FIXED, VERSION)
     seed = check_seed_text(value["seed"])
     try:
         width = check_width(integer("width", value["width"]))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ._json import check_seed_text, integer, json_kind, read_as
+from ._json import check_seed_text, integer, read_as, saved_object
 from ._maze_json import VERSION
 from ._plane_params import PlaneParams
 
@@ -49,18 +49,7 @@ def parse_plane(value: object) -> tuple[int, int, PlaneParams]:
     """``(chunk, seed, params)`` of a plane's JSON value, or a ``ValueError``
     naming what is wrong (never a ``TypeError``: the value comes from text).
     The chunk's range is the plane's to check."""
-    if not isinstance(value, dict):
-        raise ValueError(f"the plane must be a JSON object, got {json_kind(value)}")
-    keys = (*_FIXED, *PlaneParams.names())
-    unknown = [key for key in value if key not in keys]
-    if unknown:
-        raise ValueError(f"unknown key {unknown[0]!r} (the keys: {', '.join(keys)})")
-    for key in _FIXED:
-        if key not in value:
-            raise ValueError(f"the key {key!r} is missing")
-    version = value["version"]
-    if type(version) is not int or version != VERSION:
-        raise ValueError(f"version {json.dumps(version)} is not supported (this reads version {VERSION})")
+    value = saved_object(value, "the plane", (*_FIXED, *PlaneParams.names()), _FIXED, VERSION)
     seed = check_seed_text(value["seed"])
     try:
         chunk = integer("chunk", value["chunk"])

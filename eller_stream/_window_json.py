@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._json import read_as
+from ._json import read_as, saved_object
 from ._maze_json import Parts, maze_value, parse_maze
 from ._validate import ROW_LIMIT, check_int
 
@@ -75,16 +75,7 @@ def _kept(name: str, value: object) -> int:
 
 def parse_window(value: object) -> WindowState:
     """The state of a window's JSON value (``ValueError`` naming what is wrong)."""
-    if not isinstance(value, dict):
-        raise ValueError("the window must be a JSON object")
-    for key in value:
-        if key not in _KEYS:
-            raise ValueError(f"unknown key {key!r} (the keys: {', '.join(_KEYS)})")
-    for key in _KEYS:
-        if key not in value:
-            raise ValueError(f"the key {key!r} is missing")
-    if type(value["version"]) is not int or value["version"] != VERSION:
-        raise ValueError(f"version {json.dumps(value['version'])} is not supported (this reads {VERSION})")
+    value = saved_object(value, "the window", _KEYS, _KEYS, VERSION)
     try:
         maze = parse_maze(value["maze"])
     except ValueError as exc:
