@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._eller_planes import DEEPEST, PLANES_FROM, lists_of_planes, planes_of_lists, planes_rows
 from ._format import EAST
 from ._numba import _U64, Int64, _njit, _sel
 from ._rng import _LOW32, _S32, random_bits
@@ -229,6 +230,9 @@ def eller_rows(
     scaled to [0, 2**32].  Cell ``i`` of the stream uses the random bits
     ``random_bits(key, i)``: the low 32 bits decide its east wall, the high
     32 bits its south wall.  Returns the counter after the last cell.
+
+    Rows of ``PLANES_FROM`` cells or more, several at a time, are made on
+    bit planes (:mod:`._eller_planes`): the same rows, faster.
     """
     # Python ints below 2**63 would be typed int64, and int64 mixed with
     # uint64 is float64 in numba: fix every generator input's type here.
@@ -237,12 +241,47 @@ def eller_rows(
     join_below = _U64(join_below)
     open_below = _U64(open_below)
     n_rows, width = out.shape
+    if width >= PLANES_FROM and n_rows > 1:
+        return rows_by_planes(left, right, out, key, counter, join_below, open_below, DEEPEST)
     draws = np.empty(width, np.uint64)
     for y in range(n_rows):
         row_draws(draws, key, counter)
         counter += _U64(width)
         eller_sweep(left, right, out[y], draws, join_below, open_below)
     return counter
+
+
+@_njit
+def rows_by_planes(
+    left: np.ndarray,
+    right: np.ndarray,
+    out: np.ndarray,
+    key: np.uint64,
+    counter: np.uint64,
+    join_below: np.uint64,
+    open_below: np.uint64,
+    deepest: Int64,
+) -> np.uint64:
+    """:func:`eller_rows` on bit planes (:func:`planes_rows`), the sets
+    converted from the lists and back; a row whose sets nest deeper than
+    ``deepest`` by the lists."""
+    n_rows, width = out.shape
+    nw = (width + 63) // 64
+    P = np.zeros(nw + 1, np.uint64)
+    N = np.zeros(nw + 1, np.uint64)
+    planes_of_lists(left, right, P, N, width)
+    y: Int64 = 0
+    while y < n_rows:
+        y += planes_rows(P, N, out[y:], key, counter + _U64(y) * _U64(width), join_below, open_below, deepest)
+        if y < n_rows:
+            lists_of_planes(P, N, left, right, width)
+            draws = np.empty(width, np.uint64)
+            row_draws(draws, key, counter + _U64(y) * _U64(width))
+            eller_sweep(left, right, out[y], draws, join_below, open_below)
+            planes_of_lists(left, right, P, N, width)
+            y += 1
+    lists_of_planes(P, N, left, right, width)
+    return counter + _U64(n_rows) * _U64(width)
 
 
 @_njit

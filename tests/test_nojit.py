@@ -22,6 +22,7 @@ import eller_stream as es
 def digests():
     out = {}
     cases = [(1, 0, 0.5, 0.5), (2, 7, 1.0, 0.0), (9, 2**64 - 1, 0.3, 0.9), (40, 5, 0.5, 0.5)]
+    cases.append((130, 3, 0.4, 0.6))  # rows on bit planes (130 >= PLANES_FROM)
     for width, seed, h, v in cases:
         s = es.EllerStream(width, seed, h, v)
         rows = [next(s) for _ in range(3)]
@@ -45,6 +46,8 @@ def digests():
     s = maze.stream(-7)
     rows = [s.take(9), np.array([next(s) for _ in range(8)]), s.take(3), s.finish()[None]]
     out["banded"] = hashlib.sha256(maze.rows(-12, 30).tobytes() + np.vstack(rows).tobytes()).hexdigest()
+    wide = es.InfiniteMaze(70, 8, 11, 0.4, 0.6, 0.3)  # rows on bit planes (70 >= PLANES_FROM)
+    out["banded wide"] = hashlib.sha256(wide.rows(-9, 17).tobytes()).hexdigest()
     from eller_stream import _band_kernels as bk
     from eller_stream import _level_kernels as lk
     grid = np.empty((23, 13), np.uint8)

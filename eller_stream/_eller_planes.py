@@ -1,0 +1,344 @@
+"""Eller's rows on bit planes, 64 cells a word: the rows of
+:func:`._eller_kernels.eller_rows`, byte for byte, made about twice as fast
+on wide rows (``docs/internals.md``, "Eller on bit planes").
+
+A row's sets are kept as two planes, a bit a cell (bit ``x % 64`` of word
+``x // 64``): ``P``, the cell has an earlier cell in its set, and ``N``, a
+later one.  Sets never cross, so the depth at a gap (how many sets are open
+across it) is a prefix sum of the opens (``~P & N``) less the closes
+(``P & ~N``); it is kept as four planes (:func:`_depths`), and a row whose
+sets nest deeper than 15 is left to the lists.  A row is then:
+
+1. ``conn``: each cell is connected, through the gaps before it, to the
+   innermost set open across the gap after it (a wall since that set's last
+   cell, per depth, smeared by the carries of one addition: :func:`_conn`).
+   The joins are the draws, except where x + 1 continues a set that x is
+   connected to already.
+2. The final sets (after the joins): a cell has a later cell in its final
+   set when ``N | J | conn``; an earlier one when ``P``, the join before it,
+   or the same smear made on the row reversed (bits reversed a word).
+3. The south walls: a cell closes as drawn, except the last cell of a final
+   set, which stays open when every other cell of it closed: "an open draw
+   earlier in the final set" is a fill per depth (:func:`_fill`).  The next
+   row's ``P`` is that fill on the open cells; its ``N`` the fill made on
+   the row reversed.
+
+Cell ``i`` of the stream draws ``random_bits(key, i)`` as the lists do: the
+low 32 bits its east wall, the high 32 bits its south wall.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._numba import _U64, Int64, _njit
+from ._rng import _LOW32, _S32, DRAW_STEP, draw_point, mix64
+
+PLANES_FROM = 48  # the narrowest row made on planes: narrower, the lists are faster
+DEEPEST = 15  # depths 0 .. 15 in four planes
+
+_Z = _U64(0)
+_1 = _U64(1)
+_63 = _U64(63)
+
+
+@_njit(inline="always")
+def _ones(k: Int64, b: Int64) -> np.uint64:
+    """All ones where bit ``b`` of ``k`` is set, else zero."""
+    return _Z - ((_U64(k) >> _U64(b)) & _1)
+
+
+@_njit(inline="always")
+def _eq(d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64, d: Int64) -> np.uint64:
+    """Where the four-plane number is ``d``."""
+    return ~(d0 ^ _ones(d, 0)) & ~(d1 ^ _ones(d, 1)) & ~(d2 ^ _ones(d, 2)) & ~(d3 ^ _ones(d, 3))
+
+
+@_njit(inline="always")
+def _add4(
+    a0: np.uint64, a1: np.uint64, a2: np.uint64, a3: np.uint64,
+    b0: np.uint64, b1: np.uint64, b2: np.uint64, b3: np.uint64,
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:  # fmt: skip
+    """Four-bit numbers, a plane a bit, added lane by lane (mod 16)."""
+    s0 = a0 ^ b0
+    c = a0 & b0
+    t = a1 ^ b1
+    s1 = t ^ c
+    c = (a1 & b1) | (c & t)
+    t = a2 ^ b2
+    s2 = t ^ c
+    c = (a2 & b2) | (c & t)
+    return s0, s1, s2, a3 ^ b3 ^ c
+
+
+@_njit(inline="always")
+def _popcount(w: np.uint64) -> Int64:
+    """The set bits of ``w`` (LLVM makes it one ``popcnt``)."""
+    w = w - ((w >> _1) & _U64(0x5555555555555555))
+    w = (w & _U64(0x3333333333333333)) + ((w >> _U64(2)) & _U64(0x3333333333333333))
+    w = (w + (w >> _U64(4))) & _U64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((w * _U64(0x0101010101010101)) >> _U64(56))
+
+
+@_njit(inline="always")
+def _rev(w: np.uint64) -> np.uint64:
+    """The bits of ``w`` reversed (LLVM sees ``llvm.bitreverse``)."""
+    w = ((w >> _1) & _U64(0x5555555555555555)) | ((w & _U64(0x5555555555555555)) << _1)
+    w = ((w >> _U64(2)) & _U64(0x3333333333333333)) | ((w & _U64(0x3333333333333333)) << _U64(2))
+    w = ((w >> _U64(4)) & _U64(0x0F0F0F0F0F0F0F0F)) | ((w & _U64(0x0F0F0F0F0F0F0F0F)) << _U64(4))
+    w = ((w >> _U64(8)) & _U64(0x00FF00FF00FF00FF)) | ((w & _U64(0x00FF00FF00FF00FF)) << _U64(8))
+    w = ((w >> _U64(16)) & _U64(0x0000FFFF0000FFFF)) | ((w & _U64(0x0000FFFF0000FFFF)) << _U64(16))
+    return (w >> _U64(32)) | (w << _U64(32))
+
+
+@_njit(inline="always")
+def _rev_row(src: np.ndarray, dst: np.ndarray, nw: Int64) -> None:
+    """``dst``: the row of ``nw`` words reversed, bit b of word k to bit
+    63 - b of word nw - 1 - k (the padding past the last cell comes first:
+    cells of no set, at depth 0)."""
+    for k in range(nw):
+        dst[k] = _rev(src[nw - 1 - k])
+    dst[nw] = _Z
+
+
+@_njit(inline="always")
+def _depths(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray) -> Int64:
+    """``D[:, i]``: the depth after each cell of word i (the sets open across
+    the gap after it) as four planes.  Returns the row's greatest depth, or
+    -1 when it is deeper than ``DEEPEST`` (``D`` then unfinished)."""
+    depth: Int64 = 0
+    most: Int64 = 0
+    for i in range(nw):
+        p = P[i]
+        n = N[i]
+        opens = ~p & n
+        closes = p & ~n
+        d0, d1, d2, d3 = opens | closes, closes, closes, closes  # +1 or -1 (1111)
+        for s in (1, 2, 4, 8, 16, 32):  # prefix sums by doubling
+            sh = _U64(s)
+            d0, d1, d2, d3 = _add4(d0, d1, d2, d3, d0 << sh, d1 << sh, d2 << sh, d3 << sh)
+        k0, k1, k2, k3 = _ones(depth, 0), _ones(depth, 1), _ones(depth, 2), _ones(depth, 3)
+        d0, d1, d2, d3 = _add4(d0, d1, d2, d3, k0, k1, k2, k3)  # plus the depth before the word
+        if opens & _eq(d0, d1, d2, d3, 0) != _Z:  # depth 16 (it moves by one a cell)
+            return -1
+        D[0, i] = d0
+        D[1, i] = d1
+        D[2, i] = d2
+        D[3, i] = d3
+        most = max(most, _deepest(d0, d1, d2, d3), depth)
+        depth += _popcount(opens) - _popcount(closes)
+    return most
+
+
+@_njit(inline="always")
+def _deepest(d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64) -> Int64:
+    """The greatest of a word's four-plane numbers."""
+    most: Int64 = 0
+    live = _Z - _1
+    for b, plane in ((3, d3), (2, d2), (1, d1), (0, d0)):
+        hit = live & plane
+        nz = np.int64(hit != _Z)
+        most |= nz << b
+        live = hit if nz else live
+    return most
+
+
+@_njit(inline="always")
+def _rev_depths(D: np.ndarray, R: np.ndarray, nw: Int64) -> None:
+    """``R``: the depth planes of the row reversed (at each cell, the depth
+    across the gap before it; bits reversed as :func:`_rev_row`)."""
+    for k in range(4):
+        c = _Z
+        for i in range(nw):
+            w = D[k, i]
+            R[k, nw - 1 - i] = _rev((w << _1) | c)
+            c = w >> _63
+
+
+@_njit(inline="always")
+def _smear(v: np.uint64, s: np.uint64, carry: np.ndarray, top: np.ndarray, d: Int64) -> np.uint64:
+    """Where a source (``s``, within ``v``) lies at or before each bit with
+    ``v`` unbroken since, one bit later: an addition's carries, run on
+    across words in ``carry[d]`` and ``top[d]``."""
+    t1 = v + s
+    t2 = t1 + carry[d]
+    carry[d] = _U64(t1 < v) | _U64(t2 < t1)
+    seen = ((t2 ^ v) | s) & v
+    before: np.uint64 = (seen << _1) | top[d]
+    top[d] = seen >> _63
+    return before
+
+
+@_njit(inline="always")
+def _conn(
+    P: np.ndarray, N: np.ndarray, D: np.ndarray, most: Int64, wall: np.ndarray, out: np.ndarray, nw: Int64,
+    carry: np.ndarray, top: np.ndarray,
+) -> None:  # fmt: skip
+    """``out``: each cell connected, through the gaps before it (``wall``: a
+    bit a gap, the gap after it closed), to the innermost set open across
+    the gap after it."""
+    carry[:] = _Z
+    top[:] = _Z
+    for i in range(nw):
+        p = P[i]
+        n = N[i]
+        d0, d1, d2, d3 = D[0, i], D[1, i], D[2, i], D[3, i]
+        closes = p & ~n
+        member = p | n
+        conn = _Z
+        below = _eq(d0, d1, d2, d3, 0)
+        for d in range(1, most + 1):  # the same count in every word: no branch to miss
+            here = _eq(d0, d1, d2, d3, d)
+            m = (member & ~closes & here) | (closes & below)  # the cells of depth-d sets
+            w = here & wall[i]
+            before = _smear(~(m & ~w), w, carry, top, d)  # a wall since the set's last cell
+            conn |= here & ~(before & ~m)
+            below = here
+        out[i] = conn
+
+
+@_njit(inline="always")
+def _fill(
+    P: np.ndarray, N: np.ndarray, D: np.ndarray, most: Int64, src: np.ndarray, out: np.ndarray, nw: Int64,
+    carry: np.ndarray, top: np.ndarray,
+) -> None:  # fmt: skip
+    """``out``: each cell has an earlier cell of its set in ``src``."""
+    carry[:] = _Z
+    top[:] = _Z
+    for i in range(nw):
+        p = P[i]
+        n = N[i]
+        d0, d1, d2, d3 = D[0, i], D[1, i], D[2, i], D[3, i]
+        opens = ~p & n
+        closes = p & ~n
+        member = p | n
+        res = _Z
+        below = _eq(d0, d1, d2, d3, 0)
+        for d in range(1, most + 1):
+            here = _eq(d0, d1, d2, d3, d)
+            m = (member & ~closes & here) | (closes & below)
+            first = opens & here
+            s = m & src[i]
+            before = _smear(~first | s, s, carry, top, d)
+            res |= m & before & ~first
+            below = here
+        out[i] = res
+
+
+@_njit(inline="always")
+def planes_of_lists(left: np.ndarray, right: np.ndarray, P: np.ndarray, N: np.ndarray, width: Int64) -> None:
+    """``P``, ``N`` (``(width + 63) // 64 + 1`` words) from the lists of
+    :mod:`._eller_kernels` (circular, in left-to-right order)."""
+    P[:] = _Z
+    N[:] = _Z
+    for x in range(width):
+        P[x >> 6] |= _U64(left[x] < x) << _U64(x & 63)
+        N[x >> 6] |= _U64(right[x] > x) << _U64(x & 63)
+
+
+@_njit(inline="always")
+def lists_of_planes(P: np.ndarray, N: np.ndarray, left: np.ndarray, right: np.ndarray, width: Int64) -> None:
+    """The lists of the sets ``P``, ``N`` (:func:`planes_of_lists` undone):
+    each open set's first and last cell so far on a stack (which a cell
+    with an earlier cell never finds empty, in sets that do not cross)."""
+    stack = np.empty((width + 1, 2), np.int64)
+    depth = 0
+    for x in range(width):
+        first = x
+        if (P[x >> 6] >> _U64(x & 63)) & _1 and depth > 0:
+            depth -= 1
+            first = stack[depth, 0]
+            last = stack[depth, 1]
+            right[last] = x
+            left[x] = last
+        else:
+            left[x] = x
+        if (N[x >> 6] >> _U64(x & 63)) & _1:
+            stack[depth, 0] = first
+            stack[depth, 1] = x
+            depth += 1
+        else:
+            right[x] = first
+            left[first] = x
+
+
+@_njit
+def planes_rows(
+    P: np.ndarray, N: np.ndarray, out: np.ndarray, key: np.uint64, counter: np.uint64,
+    join_below: np.uint64, open_below: np.uint64, deepest: Int64,
+) -> Int64:  # fmt: skip
+    """Rows of ``eller_rows`` into ``out`` from the sets ``P``, ``N`` (``nw +
+    1`` words, the last zero; left as the sets after the rows made), as
+    long as no row's sets, before or after its joins, nest deeper than
+    ``deepest`` (at most ``DEEPEST``): returns how many were made."""
+    n_rows: Int64 = out.shape[0]
+    width = out.shape[1]
+    nw = (width + 63) // 64
+    words = np.zeros((11, nw + 1), np.uint64)
+    jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo = words
+    D = np.zeros((4, nw + 1), np.uint64)
+    R = np.zeros((4, nw + 1), np.uint64)
+    carry = np.zeros(DEEPEST + 1, np.uint64)
+    top = np.zeros(DEEPEST + 1, np.uint64)
+    gaps = np.zeros(nw + 1, np.uint64)  # the gaps between cells of the row
+    for x in range(width - 1):
+        gaps[x >> 6] |= _1 << _U64(x & 63)
+    for y in range(n_rows):
+        point = draw_point(key, counter + _U64(y) * _U64(width))
+        for i in range(nw):  # the draws, 64 a word: joins, and closes (south walls)
+            wj = _Z
+            wc = _Z
+            for b in range(min(64, width - i * 64)):
+                bits = mix64(point)
+                wj |= _U64((bits & _LOW32) < join_below) << _U64(b)
+                wc |= _U64((bits >> _S32) >= open_below) << _U64(b)
+                point += DRAW_STEP
+            jd[i] = wj
+            cd[i] = wc
+        most = _depths(P, N, nw, D)
+        if most < 0 or most > deepest:
+            return y
+        for i in range(nw):
+            w1[i] = ~jd[i]
+        _conn(P, N, D, most, w1, conn, nw, carry, top)
+        carry_in = _Z
+        for i in range(nw):
+            nxt = (P[i] >> _1) | (P[i + 1] << _63)  # x + 1 continues a set
+            j = jd[i] & ~(nxt & conn[i]) & gaps[i]
+            J[i] = j
+            Nf[i] = N[i] | j | conn[i]
+            Jl[i] = (j << _1) | carry_in  # the join before the cell
+            carry_in = j >> _63
+            w3[i] = ~Jl[i]
+        _rev_depths(D, R, nw)
+        _rev_row(N, w1, nw)  # the row reversed: a later cell is an earlier one
+        _rev_row(P, w2, nw)
+        _rev_row(w3, Pf, nw)
+        _conn(w1, w2, R, most, Pf, w3, nw, carry, top)
+        _rev_row(w3, w1, nw)
+        for i in range(nw):
+            Pf[i] = P[i] | Jl[i] | w1[i]
+        most = _depths(Pf, Nf, nw, D)
+        if most < 0 or most > deepest:
+            return y
+        for i in range(nw):
+            w3[i] = ~cd[i]
+        _fill(Pf, Nf, D, most, w3, eo, nw, carry, top)  # an open draw earlier in the final set
+        for i in range(nw):
+            o = ~(cd[i] & (Nf[i] | eo[i]))
+            P[i] = o & eo[i]
+            Jl[i] = o  # the open cells
+        _rev_depths(D, R, nw)
+        _rev_row(Nf, w1, nw)
+        _rev_row(Pf, w2, nw)
+        _rev_row(w3, Nf, nw)
+        _fill(w1, w2, R, most, Nf, w3, nw, carry, top)  # an open draw later in the final set
+        _rev_row(w3, w1, nw)
+        row = out[y]
+        for i in range(nw):
+            N[i] = Jl[i] & w1[i]
+            j = J[i]
+            o = Jl[i]
+            for b in range(min(64, width - i * 64)):
+                row[i * 64 + b] = np.uint8(((j >> _U64(b)) & _1) | (((o >> _U64(b)) & _1) << _1))
+    return n_rows

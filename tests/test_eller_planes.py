@@ -1,0 +1,108 @@
+"""Eller's rows on bit planes (``eller_stream._eller_planes``): rows of
+``PLANES_FROM`` cells or more, several at a time, are made 64 cells a word.
+They must be the rows of the plain model (tests/naive.py) and of the lists,
+byte for byte, whatever the sets' nesting depth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import door_probabilities, probabilities, seeds
+
+import eller_stream as es
+from eller_stream import _eller_kernels as kernels
+from eller_stream._eller_planes import DEEPEST, PLANES_FROM
+from eller_stream._numba import kernel_errstate
+
+from naive import banded_reference, closing_row_reference, eller_reference
+
+pytestmark = pytest.mark.usefixtures("numba_answers")
+
+wide = st.integers(PLANES_FROM, PLANES_FROM + 150)
+
+
+@settings(max_examples=25, deadline=None)
+@given(width=wide, rows=st.integers(2, 6), seed=seeds, h=probabilities, v=probabilities)
+def test_wide_rows_match_the_plain_reference(width, rows, seed, h, v):
+    stream = es.EllerStream(width, seed, h, v)
+    grid = stream.take(rows)
+    np.testing.assert_array_equal(grid, eller_reference(width, rows, seed, h, v))
+    np.testing.assert_array_equal(stream.finish(), closing_row_reference(grid, width))
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    width=wide, band=st.integers(5, 9), seed=seeds, h=probabilities, v=probabilities, doors=door_probabilities
+)
+def test_wide_bands_match_the_model(width, band, seed, h, v, doors):
+    maze = es.InfiniteMaze(width, band, seed, h, v, doors)
+    expected = banded_reference(width, band, seed, -1, band + 1, h, v, doors)
+    np.testing.assert_array_equal(maze.rows(-1, band + 1), expected)
+
+
+def one_row_at_a_time(left, right, out, key, counter, h, v):
+    """The lists, a row a call (a single row is never made on planes)."""
+    for y in range(out.shape[0]):
+        counter = kernels.eller_rows(left, right, out[y : y + 1], key, counter, h, v)
+    return counter
+
+
+def thresholds(h, v):
+    return np.uint64(round(h * 2**32)), np.uint64(round(v * 2**32))
+
+
+@given(
+    width=st.one_of(st.integers(1, 70), wide),
+    calls=st.lists(st.integers(1, 12), min_size=1, max_size=3),
+    seed=seeds,
+    h=probabilities,
+    v=probabilities,
+    deepest=st.sampled_from([0, 1, 2, 3, DEEPEST]),
+)
+def test_planes_make_the_lists_rows_and_sets(width, calls, seed, h, v, deepest):
+    # a row whose sets nest deeper than ``deepest`` goes to the lists: with
+    # 0 to 3, most rows do, so both ways and the switches between them are run
+    key = np.uint64(seed)
+    jb, ob = thresholds(h, v)
+    lists = [np.arange(width + kernels.LR_PAD, dtype=np.int32) for _ in range(4)]
+    ca = cb = np.uint64(0)
+    with kernel_errstate():
+        for n in calls:
+            a, b = np.empty((n, width), np.uint8), np.empty((n, width), np.uint8)
+            ca = one_row_at_a_time(lists[0], lists[1], a, key, ca, jb, ob)
+            cb = kernels.rows_by_planes(lists[2], lists[3], b, key, cb, jb, ob, deepest)
+            np.testing.assert_array_equal(a, b)
+            assert ca == cb
+            np.testing.assert_array_equal(lists[0][:width], lists[2][:width])
+            np.testing.assert_array_equal(lists[1][:width], lists[3][:width])
+
+
+def nested(width, depth):
+    """Lists of ``depth`` sets nested in each other ({0, w-1}, {1, w-2}, ...)."""
+    left = np.arange(width + kernels.LR_PAD, dtype=np.int32)
+    right = left.copy()
+    for i in range(depth):
+        a, b = i, width - 1 - i
+        left[a], right[a], left[b], right[b] = b, b, a, a
+    return left, right
+
+
+@pytest.mark.parametrize("depth", [DEEPEST, DEEPEST + 1, 40])
+@pytest.mark.parametrize("h", [0.0, 0.5, 1.0])
+def test_sets_nested_past_the_planes_go_to_the_lists(depth, h):
+    width = 200
+    jb, ob = thresholds(h, 0.5)
+    for seed in range(8):
+        l1, r1 = nested(width, depth)
+        l2, r2 = nested(width, depth)
+        assert kernels.is_noncrossing_partition(l1[:width], r1[:width])
+        a, b = np.empty((6, width), np.uint8), np.empty((6, width), np.uint8)
+        with kernel_errstate():
+            ca = one_row_at_a_time(l1, r1, a, np.uint64(seed), np.uint64(0), jb, ob)
+            cb = kernels.eller_rows(l2, r2, b, np.uint64(seed), np.uint64(0), jb, ob)
+        np.testing.assert_array_equal(a, b)
+        assert ca == cb
+        np.testing.assert_array_equal(l1[:width], l2[:width])
+        np.testing.assert_array_equal(r1[:width], r2[:width])
