@@ -28,7 +28,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._eller_kernels import LR_PAD, _after_join, _after_leave, _join, _leave, eller_rows, row_draws
+from ._eller_kernels import (
+    LR_PAD,
+    _after_join,
+    _after_leave,
+    _join,
+    _leave,
+    eller_rows,
+    planes_eller,
+    row_draws,
+)
+from ._eller_planes import DEEPEST, PLANES_FROM, lists_of_planes, planes_of_lists, planes_rows
 from ._format import EAST, SOUTH
 from ._numba import _U64, Int64, _njit, _sel, prange
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
@@ -156,7 +166,6 @@ def _last_row(
     first cell; while the row is built, bit 4 of ``row[root]`` marks a set
     that holds a door column."""
     width = row.shape[0]
-    held = np.uint8(4)
     for x in range(width):
         row[x] = 0
     # One pass: a cell's set is its previous cell's (``left[x] < x``), or
@@ -166,7 +175,20 @@ def _last_row(
         parent[x] = x
         root = parent[_sel(np.int64(lx < x), lx, np.int64(x))]
         parent[x] = root
-        row[root] |= doors[x] * held
+        row[root] |= doors[x] * _HELD
+    _last_joins(left, right, row, doors, parent)
+
+
+_HELD = np.uint8(4)
+
+
+@_njit(inline="always")
+def _last_joins(
+    left: np.ndarray, right: np.ndarray, row: np.ndarray, doors: np.ndarray, parent: np.ndarray
+) -> None:
+    """:func:`_last_row` once ``parent`` roots each set at its first cell and
+    ``row`` marks the roots of the sets that hold a door."""
+    width = row.shape[0]
     # x's root is carried from the gap before (x's own root, or the one it
     # was linked under): one find a gap, and the link without a branch
     # (declined links go to the scratch slot ``parent[width]``).
@@ -174,15 +196,40 @@ def _last_row(
     a = find(parent, np.int64(0))
     for x in range(width - 1):
         b = find(parent, np.int64(x + 1))
-        join = np.int64(a != b) & np.int64((row[a] & row[b] & held) == 0)
+        join = np.int64(a != b) & np.int64((row[a] & row[b] & _HELD) == 0)
         parent[_sel(join, b, scratch)] = a
-        row[a] |= row[b] & held
+        row[a] |= row[b] & _HELD
         row[x] |= np.uint8(join)  # EAST
         a = _sel(join, a, b)
     for x in range(width):
         row[x] = (row[x] & EAST) | (SOUTH * doors[x])
         left[x] = x
         right[x] = x
+
+
+@_njit
+def _last_row_of_planes(
+    P: np.ndarray, N: np.ndarray, left: np.ndarray, right: np.ndarray, row: np.ndarray, doors: np.ndarray,
+    parent: np.ndarray,
+) -> None:  # fmt: skip
+    """:func:`_last_row` from the sets as bit planes (``_eller_planes``):
+    each set's first cell read off a stack of the open sets' first cells,
+    without a branch."""
+    width = row.shape[0]
+    stack = np.zeros(width + 1, np.int64)
+    depth: Int64 = 0
+    for x in range(width):
+        p = np.int64((P[x >> 6] >> _U64(x & 63)) & _U64(1))
+        n = np.int64((N[x >> 6] >> _U64(x & 63)) & _U64(1))
+        root = _sel(p, stack[max(depth - 1, 0)], np.int64(x))
+        depth -= p & (n ^ 1)  # the set's last cell: its first leaves the stack
+        stack[depth] = x  # kept only by a first cell of a set that goes on
+        depth += (p ^ 1) & n
+        parent[x] = root
+        row[x] = 0
+    for x in range(width):
+        row[parent[x]] |= doors[x] * _HELD
+    _last_joins(left, right, row, doors, parent)
 
 
 @_njit
@@ -208,6 +255,8 @@ def band_span(
     plain = band_height - 2  # rows [0, plain) are plain Eller
     i = 0
     y = y0
+    if width >= PLANES_FROM and y < plain:
+        i, y = _span_on_planes(left, right, out, key, band, y0, plain, th, doors, parent)
     while y < plain and i < n_rows:  # one call site: the row loop is compiled once
         m = 1 if y == 0 else min(n_rows - i, plain - y)
         join = th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN]
@@ -226,6 +275,59 @@ def band_span(
         if y0 == band_height - 1:
             seam_doors(doors, key, _U64(band) + _U64(1), th[TH_DOOR])
         _last_row(left, right, out[i], doors, parent)
+
+
+@_njit
+def _span_on_planes(
+    left: np.ndarray,
+    right: np.ndarray,
+    out: np.ndarray,
+    key: np.uint64,
+    band: np.uint64,
+    y0: int,
+    plain: int,
+    th: np.ndarray,
+    doors: np.ndarray,
+    parent: np.ndarray,
+) -> tuple[int, int]:
+    """:func:`band_span`'s plain rows from row ``y0`` and its penultimate
+    row, as far as ``out`` goes, on bit planes (``_eller_planes``): the sets
+    converted from the lists once (none before row 0) and back once.
+    Returns how many rows were made and the in-band row after them."""
+    n_rows, width = out.shape
+    bkey = band_key(key, band)
+    nw = (width + 63) // 64
+    P = np.zeros(nw + 1, np.uint64)
+    N = np.zeros(nw + 1, np.uint64)
+    if y0 > 0:  # row 0 starts from sets of one cell: no bits
+        planes_of_lists(left, right, P, N, width)
+    i = 0
+    y = y0
+    while y < plain and i < n_rows:
+        m = 1 if y == 0 else min(n_rows - i, plain - y)
+        join = th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN]
+        opens = th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN]
+        planes_eller(P, N, left, right, out[i : i + m], bkey, _U64(y) * _U64(width), join, opens, DEEPEST)
+        i += m
+        y += m
+    if i < n_rows:  # the penultimate row: a door column closes once its set opened in one
+        seam_doors(doors, key, _U64(band) + _U64(1), th[TH_DOOR])
+        door_words = np.zeros(nw + 1, np.uint64)
+        for x in range(width):
+            door_words[x >> 6] |= _U64(doors[x]) << _U64(x & 63)
+        counter = _U64(y) * _U64(width)
+        made = planes_rows(P, N, out[i : i + 1], bkey, counter, th[TH_JOIN], th[TH_OPEN], DEEPEST, door_words)
+        if made == 0:
+            lists_of_planes(P, N, left, right, width)  # nested too deep for the planes
+            _penultimate_row(left, right, out[i], bkey, counter, th[TH_JOIN], th[TH_OPEN], doors, parent)
+            return i + 1, y + 1
+        i += 1
+        y += 1
+        if i < n_rows:  # the last row, from the planes: no lists needed
+            _last_row_of_planes(P, N, left, right, out[i], doors, parent)
+            return i + 1, y + 1
+    lists_of_planes(P, N, left, right, width)
+    return i, y
 
 
 @_njit

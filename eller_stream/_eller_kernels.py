@@ -262,17 +262,41 @@ def rows_by_planes(
     open_below: np.uint64,
     deepest: Int64,
 ) -> np.uint64:
-    """:func:`eller_rows` on bit planes (:func:`planes_rows`), the sets
-    converted from the lists and back; a row whose sets nest deeper than
-    ``deepest`` by the lists."""
-    n_rows, width = out.shape
+    """:func:`eller_rows` on bit planes (:func:`planes_eller`), the sets
+    converted from the lists and back."""
+    width = out.shape[1]
     nw = (width + 63) // 64
     P = np.zeros(nw + 1, np.uint64)
     N = np.zeros(nw + 1, np.uint64)
     planes_of_lists(left, right, P, N, width)
+    counter = planes_eller(P, N, left, right, out, key, counter, join_below, open_below, deepest)
+    lists_of_planes(P, N, left, right, width)
+    return counter
+
+
+@_njit
+def planes_eller(
+    P: np.ndarray,
+    N: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    out: np.ndarray,
+    key: np.uint64,
+    counter: np.uint64,
+    join_below: np.uint64,
+    open_below: np.uint64,
+    deepest: Int64,
+) -> np.uint64:
+    """Eller's rows into ``out`` on bit planes from the sets ``P``, ``N``
+    (:func:`planes_rows`, left as the sets after them); a row whose sets
+    nest deeper than ``deepest`` by the lists (``left``, ``right``: scratch
+    of ``width + LR_PAD``).  Returns the counter after the last cell."""
+    n_rows, width = out.shape
+    no_doors = np.zeros((width + 63) // 64 + 1, np.uint64)
     y: Int64 = 0
     while y < n_rows:
-        y += planes_rows(P, N, out[y:], key, counter + _U64(y) * _U64(width), join_below, open_below, deepest)
+        at = counter + _U64(y) * _U64(width)
+        y += planes_rows(P, N, out[y:], key, at, join_below, open_below, deepest, no_doors)
         if y < n_rows:
             lists_of_planes(P, N, left, right, width)
             draws = np.empty(width, np.uint64)
@@ -280,7 +304,6 @@ def rows_by_planes(
             eller_sweep(left, right, out[y], draws, join_below, open_below)
             planes_of_lists(left, right, P, N, width)
             y += 1
-    lists_of_planes(P, N, left, right, width)
     return counter + _U64(n_rows) * _U64(width)
 
 

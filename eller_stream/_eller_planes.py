@@ -265,17 +265,26 @@ def lists_of_planes(P: np.ndarray, N: np.ndarray, left: np.ndarray, right: np.nd
 @_njit
 def planes_rows(
     P: np.ndarray, N: np.ndarray, out: np.ndarray, key: np.uint64, counter: np.uint64,
-    join_below: np.uint64, open_below: np.uint64, deepest: Int64,
+    join_below: np.uint64, open_below: np.uint64, deepest: Int64, doors: np.ndarray,
 ) -> Int64:  # fmt: skip
     """Rows of ``eller_rows`` into ``out`` from the sets ``P``, ``N`` (``nw +
     1`` words, the last zero; left as the sets after the rows made), as
     long as no row's sets, before or after its joins, nest deeper than
-    ``deepest`` (at most ``DEEPEST``): returns how many were made."""
+    ``deepest`` (at most ``DEEPEST``): returns how many were made.
+
+    ``doors`` (``nw + 1`` words): door columns, for the banded maze's
+    penultimate row (``_band_kernels._penultimate_row``): there a cell in a
+    door column closes, when it is not alone, if an earlier cell of its final
+    set opened in a door column (the first open draw in a door column opens:
+    no cell before it did).  All zero for Eller's rows."""
     n_rows: Int64 = out.shape[0]
     width = out.shape[1]
     nw = (width + 63) // 64
-    words = np.zeros((11, nw + 1), np.uint64)
-    jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo = words
+    words = np.zeros((12, nw + 1), np.uint64)
+    jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo, taken = words
+    any_door = False
+    for i in range(nw):
+        any_door |= doors[i] != _Z
     D = np.zeros((4, nw + 1), np.uint64)
     R = np.zeros((4, nw + 1), np.uint64)
     carry = np.zeros(DEEPEST + 1, np.uint64)
@@ -324,15 +333,19 @@ def planes_rows(
         for i in range(nw):
             w3[i] = ~cd[i]
         _fill(Pf, Nf, D, most, w3, eo, nw, carry, top)  # an open draw earlier in the final set
+        if any_door:
+            for i in range(nw):
+                w1[i] = doors[i] & ~cd[i]
+            _fill(Pf, Nf, D, most, w1, taken, nw, carry, top)  # a door opened earlier in the set
         for i in range(nw):
-            o = ~(cd[i] & (Nf[i] | eo[i]))
-            P[i] = o & eo[i]
+            o = ~((Nf[i] | eo[i]) & (cd[i] | (doors[i] & taken[i])))  # alone: open
+            P[i] = o & eo[i]  # an open cell earlier in the final set: the first open draw is
             Jl[i] = o  # the open cells
         _rev_depths(D, R, nw)
         _rev_row(Nf, w1, nw)
         _rev_row(Pf, w2, nw)
-        _rev_row(w3, Nf, nw)
-        _fill(w1, w2, R, most, Nf, w3, nw, carry, top)  # an open draw later in the final set
+        _rev_row(Jl, Nf, nw)
+        _fill(w1, w2, R, most, Nf, w3, nw, carry, top)  # an open cell later in the final set
         _rev_row(w3, w1, nw)
         row = out[y]
         for i in range(nw):
