@@ -225,6 +225,19 @@ def _fill(
         out[i] = res
 
 
+@_njit
+def _doors_taken(
+    Pf: np.ndarray, Nf: np.ndarray, D: np.ndarray, most: Int64, doors: np.ndarray, cd: np.ndarray,
+    src: np.ndarray, out: np.ndarray, nw: Int64, carry: np.ndarray, top: np.ndarray,
+) -> None:  # fmt: skip
+    """``out``: each cell has an earlier cell of its final set in a door
+    column with an open draw (a call of its own: inlined, the rows without
+    doors would pay for its registers)."""
+    for i in range(nw):
+        src[i] = doors[i] & ~cd[i]
+    _fill(Pf, Nf, D, most, src, out, nw, carry, top)
+
+
 @_njit(inline="always")
 def planes_of_lists(left: np.ndarray, right: np.ndarray, P: np.ndarray, N: np.ndarray, width: Int64) -> None:
     """``P``, ``N`` (``(width + 63) // 64 + 1`` words) from the lists of
@@ -334,9 +347,7 @@ def planes_rows(
             w3[i] = ~cd[i]
         _fill(Pf, Nf, D, most, w3, eo, nw, carry, top)  # an open draw earlier in the final set
         if any_door:
-            for i in range(nw):
-                w1[i] = doors[i] & ~cd[i]
-            _fill(Pf, Nf, D, most, w1, taken, nw, carry, top)  # a door opened earlier in the set
+            _doors_taken(Pf, Nf, D, most, doors, cd, w1, taken, nw, carry, top)
         for i in range(nw):
             o = ~((Nf[i] | eo[i]) & (cd[i] | (doors[i] & taken[i])))  # alone: open
             P[i] = o & eo[i]  # an open cell earlier in the final set: the first open draw is
