@@ -255,7 +255,7 @@ def band_span(
     plain = band_height - 2  # rows [0, plain) are plain Eller
     i = 0
     y = y0
-    if width >= PLANES_FROM and y < plain:
+    if width >= PLANES_FROM and 0 < plain and y <= plain:  # (row 0 as the penultimate: the lists)
         i, y = _span_on_planes(left, right, out, key, band, y0, plain, th, doors, parent)
     while y < plain and i < n_rows:  # one call site: the row loop is compiled once
         m = 1 if y == 0 else min(n_rows - i, plain - y)

@@ -108,9 +108,10 @@ def test_sets_nested_past_the_planes_go_to_the_lists(depth, h):
         np.testing.assert_array_equal(r1[:width], r2[:width])
 
 
+@pytest.mark.parametrize("plain_rows", [0, 2])
 @pytest.mark.parametrize("h", [0.0, 0.5])
 @pytest.mark.parametrize("depth", [4, DEEPEST + 5])
-def test_a_band_whose_sets_nest_past_the_planes_is_the_lists_band(depth, h):
+def test_a_band_whose_sets_nest_past_the_planes_is_the_lists_band(depth, h, plain_rows):
     # the banded maze's plain, penultimate and last rows on planes, from sets nested
     # past what the planes hold: the same rows and sets as the lists' kernels
     from eller_stream import _band_kernels as bk
@@ -124,16 +125,17 @@ def test_a_band_whose_sets_nest_past_the_planes_is_the_lists_band(depth, h):
         l2, r2 = nested(width, depth)
         doors = [np.zeros(width, np.uint8) for _ in range(2)]
         parent = [np.zeros(width + 1, np.int32) for _ in range(2)]
-        a, b_ = np.empty((4, width), np.uint8), np.empty((4, width), np.uint8)
-        y0 = band - 4  # two plain rows, the penultimate, the last
+        n = plain_rows + 2  # plain rows, the penultimate, the last
+        a, b_ = np.empty((n, width), np.uint8), np.empty((n, width), np.uint8)
+        y0 = band - n
         with kernel_errstate():
             counter = np.uint64(y0 * width)
-            for y in range(2):  # the lists: a row a call
+            for y in range(plain_rows):  # the lists: a row a call
                 kernels.eller_rows(l1, r1, a[y : y + 1], bkey, counter + np.uint64(y * width), th[0], th[1])
             bk.seam_doors(doors[0], key, np.uint64(b + 1), th[bk.TH_DOOR])
-            at = counter + np.uint64(2 * width)
-            bk._penultimate_row(l1, r1, a[2], bkey, at, th[0], th[1], doors[0], parent[0])
-            bk._last_row(l1, r1, a[3], doors[0], parent[0])
+            at = counter + np.uint64(plain_rows * width)
+            bk._penultimate_row(l1, r1, a[n - 2], bkey, at, th[0], th[1], doors[0], parent[0])
+            bk._last_row(l1, r1, a[n - 1], doors[0], parent[0])
             bk.band_span(l2, r2, b_, key, np.uint64(b), y0, band, th, doors[1], parent[1])
         np.testing.assert_array_equal(a, b_)
         np.testing.assert_array_equal(l1[:width], l2[:width])
