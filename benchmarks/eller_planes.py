@@ -34,6 +34,7 @@ from eller_frames import random_cases, row_bits, stack_joins
 from floor import floor_rows
 
 from eller_stream._eller_kernels import LR_PAD, eller_rows
+from eller_stream._eller_planes import _add4, _eq, _popcount
 from eller_stream._numba import _U64, _njit
 from eller_stream._rng import _LOW32, DRAW_STEP, draw_point, mix64
 
@@ -56,31 +57,6 @@ def pack_rows(codes):  # type: ignore[no-untyped-def]
             out[y, 0, x >> 6] |= (k & _1) << _U64(x & 63)
             out[y, 1, x >> 6] |= (k >> _1) << _U64(x & 63)
     return out
-
-
-@_njit(inline="always")
-def _add4(a0, a1, a2, a3, b0, b1, b2, b3):  # type: ignore[no-untyped-def]
-    """Four-bit numbers, a bit plane each, added lane by lane (mod 16)."""
-    s0 = a0 ^ b0
-    c = a0 & b0
-    t = a1 ^ b1
-    s1 = t ^ c
-    c = (a1 & b1) | (c & t)
-    t = a2 ^ b2
-    s2 = t ^ c
-    c = (a2 & b2) | (c & t)
-    s3 = a3 ^ b3 ^ c
-    return s0, s1, s2, s3
-
-
-@_njit(inline="always")
-def _eq(d0, d1, d2, d3, d):  # type: ignore[no-untyped-def]
-    """Where the four-plane number is ``d``."""
-    m0 = d0 if d & 1 else ~d0
-    m1 = d1 if d & 2 else ~d1
-    m2 = d2 if d & 4 else ~d2
-    m3 = d3 if d & 8 else ~d3
-    return m0 & m1 & m2 & m3
 
 
 @_njit(inline="always")
@@ -172,15 +148,6 @@ def joins_planes(pn, codes, out, key, join_below, planes_up_to=DEEPEST):  # type
             depth += n_opens - _popcount(closes)
         row[width - 1] = 0
     return deep_rows
-
-
-@_njit(inline="always")
-def _popcount(w):  # type: ignore[no-untyped-def]
-    """The set bits of the word ``w`` (SWAR)."""
-    w = w - ((w >> _1) & _U64(0x5555555555555555))
-    w = (w & _U64(0x3333333333333333)) + ((w >> _U64(2)) & _U64(0x3333333333333333))
-    w = (w + (w >> _U64(4))) & _U64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((w * _U64(0x0101010101010101)) >> _U64(56))
 
 
 def check(cases: int) -> None:
