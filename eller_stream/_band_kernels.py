@@ -297,6 +297,7 @@ def _span_on_planes(
     n_rows, width = out.shape
     bkey = band_key(key, band)
     nw = (width + 63) // 64
+    deepest = np.int64(DEEPEST)  # typed int64, as every caller of the planes passes it: one compile
     P = np.zeros(nw + 1, np.uint64)
     N = np.zeros(nw + 1, np.uint64)
     if y0 > 0:  # row 0 starts from sets of one cell: no bits
@@ -307,7 +308,7 @@ def _span_on_planes(
         m = 1 if y == 0 else min(n_rows - i, plain - y)
         join = th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN]
         opens = th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN]
-        planes_eller(P, N, left, right, out[i : i + m], bkey, _U64(y) * _U64(width), join, opens, DEEPEST)
+        planes_eller(P, N, left, right, out[i : i + m], bkey, _U64(y) * _U64(width), join, opens, deepest)
         i += m
         y += m
     if i < n_rows:  # the penultimate row: a door column closes once its set opened in one
@@ -316,7 +317,7 @@ def _span_on_planes(
         for x in range(width):
             door_words[x >> 6] |= _U64(doors[x]) << _U64(x & 63)
         counter = _U64(y) * _U64(width)
-        made = planes_rows(P, N, out[i : i + 1], bkey, counter, th[TH_JOIN], th[TH_OPEN], DEEPEST, door_words)
+        made = planes_rows(P, N, out[i : i + 1], bkey, counter, th[TH_JOIN], th[TH_OPEN], deepest, door_words)
         if made == 0:
             lists_of_planes(P, N, left, right, width)  # nested too deep for the planes
             _penultimate_row(left, right, out[i], bkey, counter, th[TH_JOIN], th[TH_OPEN], doors, parent)

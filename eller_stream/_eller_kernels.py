@@ -242,7 +242,8 @@ def eller_rows(
     open_below = _U64(open_below)
     n_rows, width = out.shape
     if width >= PLANES_FROM and n_rows > 1:
-        return rows_by_planes(left, right, out, key, counter, join_below, open_below, DEEPEST)
+        # typed int64, not a literal: the tests' calls share the compiled kernel
+        return rows_by_planes(left, right, out, key, counter, join_below, open_below, np.int64(DEEPEST))
     draws = np.empty(width, np.uint64)
     for y in range(n_rows):
         row_draws(draws, key, counter)
