@@ -239,7 +239,7 @@ def band_span(
     out: np.ndarray,
     key: np.uint64,
     band: np.uint64,
-    y0: int,
+    y0: Int64,
     band_height: int,
     th: np.ndarray,
     doors: np.ndarray,
@@ -284,12 +284,12 @@ def _span_on_planes(
     out: np.ndarray,
     key: np.uint64,
     band: np.uint64,
-    y0: int,
+    y0: Int64,
     plain: int,
     th: np.ndarray,
     doors: np.ndarray,
     parent: np.ndarray,
-) -> tuple[int, int]:
+) -> tuple[int, Int64]:
     """:func:`band_span`'s plain rows from row ``y0`` and its penultimate
     row, as far as ``out`` goes, on bit planes (``_eller_planes``): the sets
     converted from the lists once (none before row 0) and back once.
@@ -352,7 +352,8 @@ def _band_into(
         right[x] = x
     lo = j * band_height
     stop = min(lo + band_height, out.shape[0])
-    band_span(left, right, out[lo:stop], key, _U64(band0) + _U64(j), 0, band_height, th, doors, parent)
+    first = np.int64(0)  # an int64, not a literal 0: band_span is compiled once for every caller
+    band_span(left, right, out[lo:stop], key, _U64(band0) + _U64(j), first, band_height, th, doors, parent)
 
 
 @_njit(parallel=True)

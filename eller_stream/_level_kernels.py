@@ -68,7 +68,7 @@ def band_make(
     if n_rooms > 0:
         _band_with_rooms(left, right, out, key, band, th, doors, parent, rects, n_rooms)
     else:
-        band_span(left, right, out, key, band, 0, band_height, th, doors, parent)
+        band_span(left, right, out, key, band, np.int64(0), band_height, th, doors, parent)
     if whole:
         band_braid(out, key, band, th, doors, above)
 
