@@ -349,8 +349,10 @@ def planes_rows(
         if any_door:
             _doors_taken(Pf, Nf, D, most, doors, cd, w1, taken, nw, carry, top)
         for i in range(nw):
-            o = ~((Nf[i] | eo[i]) & (cd[i] | (doors[i] & taken[i])))  # alone: open
-            P[i] = o & eo[i]  # an open cell earlier in the final set: the first open draw is
+            # closed: not alone (a later cell, or an open one before), and drawn closed
+            # or a door column after a door that opened
+            o = ~((Nf[i] | eo[i]) & (cd[i] | (doors[i] & taken[i])))
+            P[i] = o & eo[i]  # an open cell earlier in the set: the first open draw is one
             Jl[i] = o  # the open cells
         _rev_depths(D, R, nw)
         _rev_row(Nf, w1, nw)
