@@ -92,6 +92,16 @@ def seam_doors(doors: np.ndarray, key: np.uint64, seam: np.uint64, door_below: n
         doors[pick] = 1
 
 
+@_njit(inline="always")
+def row_thresholds(th: np.ndarray, y: Int64) -> tuple[np.uint64, np.uint64]:
+    """The east and south thresholds of in-band row ``y``: row 0's own
+    (``TH_JOIN_FIRST``, ``TH_OPEN_FIRST``: its cells are all sets of one),
+    else ``TH_JOIN``, ``TH_OPEN``."""
+    if y == 0:
+        return _U64(th[TH_JOIN_FIRST]), _U64(th[TH_OPEN_FIRST])
+    return _U64(th[TH_JOIN]), _U64(th[TH_OPEN])
+
+
 @_njit
 def _penultimate_row(
     left: np.ndarray,
@@ -259,15 +269,13 @@ def band_span(
         i, y = _span_on_planes(left, right, out, key, band, y0, plain, th, doors, parent)
     while y < plain and i < n_rows:  # one call site: the row loop is compiled once
         m = 1 if y == 0 else min(n_rows - i, plain - y)
-        join = th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN]
-        opens = th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN]
+        join, opens = row_thresholds(th, y)
         eller_rows(left, right, out[i : i + m], bkey, _U64(y) * _U64(width), join, opens)
         i += m
         y += m
     if i < n_rows and y == plain:
         seam_doors(doors, key, _U64(band) + _U64(1), th[TH_DOOR])
-        join = th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN]
-        opens = th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN]
+        join, opens = row_thresholds(th, y)
         _penultimate_row(left, right, out[i], bkey, _U64(y) * _U64(width), join, opens, doors, parent)
         i += 1
         y += 1
@@ -306,8 +314,7 @@ def _span_on_planes(
     y = y0
     while y < plain and i < n_rows:
         m = 1 if y == 0 else min(n_rows - i, plain - y)
-        join = th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN]
-        opens = th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN]
+        join, opens = row_thresholds(th, y)
         planes_eller(P, N, left, right, out[i : i + m], bkey, _U64(y) * _U64(width), join, opens, deepest)
         i += m
         y += m
@@ -317,10 +324,11 @@ def _span_on_planes(
         for x in range(width):
             door_words[x >> 6] |= _U64(doors[x]) << _U64(x & 63)
         counter = _U64(y) * _U64(width)
-        made = planes_rows(P, N, out[i : i + 1], bkey, counter, th[TH_JOIN], th[TH_OPEN], deepest, door_words)
+        join, opens = row_thresholds(th, y)
+        made = planes_rows(P, N, out[i : i + 1], bkey, counter, join, opens, deepest, door_words)
         if made == 0:
             lists_of_planes(P, N, left, right, width)  # nested too deep for the planes
-            _penultimate_row(left, right, out[i], bkey, counter, th[TH_JOIN], th[TH_OPEN], doors, parent)
+            _penultimate_row(left, right, out[i], bkey, counter, join, opens, doors, parent)
             return i + 1, y + 1
         i += 1
         y += 1

@@ -17,16 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._band_kernels import (
-    ROOM_SALT,
-    TH_JOIN,
-    TH_JOIN_FIRST,
-    TH_OPEN,
-    TH_OPEN_FIRST,
-    TH_ROOM,
-    band_key,
-    band_span,
-)
+from ._band_kernels import ROOM_SALT, TH_ROOM, band_key, band_span, row_thresholds
 from ._eller_kernels import LR_PAD, _join, eller_rows, eller_sweep
 from ._format import EAST, SOUTH
 from ._numba import _U64, Int64, _mul_high, _njit, bits_of, load_u64, low_bits, lowest_bit, store_u64
@@ -240,8 +231,7 @@ def _band_with_rooms(
     scratch = np.int64(left.shape[0] - LR_PAD)
     y = 0
     while y < plain:
-        join = _U64(th[TH_JOIN_FIRST] if y == 0 else th[TH_JOIN])
-        opens_below = _U64(th[TH_OPEN_FIRST] if y == 0 else th[TH_OPEN])
+        join, opens_below = row_thresholds(th, y)
         counter = _U64(y) * _U64(width)
         if meets[y] == 0:
             stop = y + 1
