@@ -81,6 +81,18 @@ def pytest_configure_node(node: Any) -> None:
         node.workerinput[WARM_KEY] = ready
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Collection compiled nothing: a test module that runs a kernel as it is
+    imported (a stream's rows in a parameter list) starts numba's compile in
+    every worker, beside the warm-up (43 s a worker on an empty cache), so it
+    is an error here; make such values in the test or a fixture."""
+    engine = sys.modules.get("eller_stream._engine")
+    started = [w for w in engine.Warming._all if w._started] if engine is not None else []
+    if started:
+        names = ", ".join(sorted({getattr(w.lean, "__name__", "?") for w in started}))
+        raise pytest.UsageError(f"a test module ran a kernel ({names}) as it was imported: run it in a test")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> None:
     """In a worker: wait for the controller's warm-up before the first test

@@ -44,8 +44,8 @@ def test_wide_bands_match_the_model(width, band, seed, h, v, doors):
 
 def one_row_at_a_time(left, right, out, key, counter, h, v):
     """The lists, a row a call (a single row is never made on planes)."""
-    for y in range(out.shape[0]):
-        counter = kernels.eller_rows(left, right, out[y : y + 1], key, counter, h, v)
+    for y in range(out.shape[0]):  # a counter returned is an int: as np.uint64, the package's types
+        counter = np.uint64(kernels.eller_rows(left, right, out[y : y + 1], key, counter, h, v))
     return counter
 
 
@@ -72,7 +72,7 @@ def test_planes_make_the_lists_rows_and_sets(width, calls, seed, h, v, deepest):
         for n in calls:
             a, b = np.empty((n, width), np.uint8), np.empty((n, width), np.uint8)
             ca = one_row_at_a_time(lists[0], lists[1], a, key, ca, jb, ob)
-            cb = kernels.rows_by_planes(lists[2], lists[3], b, key, cb, jb, ob, deepest)
+            cb = np.uint64(kernels.rows_by_planes(lists[2], lists[3], b, key, cb, jb, ob, np.int64(deepest)))
             np.testing.assert_array_equal(a, b)
             assert ca == cb
             np.testing.assert_array_equal(lists[0][:width], lists[2][:width])

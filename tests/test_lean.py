@@ -72,7 +72,8 @@ def run_python(code: str, backend: str | None = "lean", extra_path: str | None =
 def sets_after(width: int, rows: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Eller's lists after ``rows`` rows of a stream: a state that is not all ones."""
     left, right = (np.arange(width + LR, dtype=np.int32) for _ in range(2))
-    ek.eller_rows(left, right, np.empty((rows, width), np.uint8), seed_key(seed), np.uint64(0), 2**31, 2**31)
+    half = np.uint64(2**31)  # the package's types: the kernel it compiles
+    ek.eller_rows(left, right, np.empty((rows, width), np.uint8), seed_key(seed), np.uint64(0), half, half)
     return left, right
 
 

@@ -38,13 +38,17 @@ class Injected(KeyboardInterrupt):
     """The exception the tests inject (a Ctrl-C, as far as the stream knows)."""
 
 
-# Get the compiled kernels ready now: until then a stream's blocks are short
-# (the lean twins make them), and the blocks would change from test to test.
-es.EllerStream(64, 0).take(1)
-es.EllerStream(64, 0).finish()
-for kernel in (engine.eller_rows, engine.eller_close):
-    if isinstance(kernel, engine.Warming):
-        assert kernel.ready.wait(600), kernel.error
+@pytest.fixture(scope="module", autouse=True)
+def kernels_ready() -> None:
+    """The compiled kernels, ready before the first test: until then a
+    stream's blocks are short (the lean twins make them), and the blocks
+    would change from test to test.  (A fixture, not the module's import:
+    collection must not compile, see ``conftest.py``.)"""
+    es.EllerStream(64, 0).take(1)
+    es.EllerStream(64, 0).finish()
+    for kernel in (engine.eller_rows, engine.eller_close):
+        if isinstance(kernel, engine.Warming):
+            assert kernel.ready.wait(600), kernel.error
 
 
 def make() -> es.EllerStream:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 import eller_stream as es
-from eller_stream import _engine
+from eller_stream import _eller_kernels, _engine
 
 
 def streams() -> None:
@@ -29,6 +29,8 @@ def streams() -> None:
     s.take(3)
     es.EllerStream.resume(s.checkpoint()).finish()
     es.EllerStream(64, 3).take(2048)  # past the lean twin's share: the kernel itself
+    lists = [np.arange(64 + _eller_kernels.LR_PAD, dtype=np.int32) for _ in "lr"]
+    _eller_kernels.rows_by_planes(*lists, np.empty((2, 64), np.uint8), *[np.uint64(1)] * 4, np.int64(3))
     es.eller(7, 30, 2)
     for knobs in ({}, {"loops": 0.5}, {"rooms": 0.3}, {"loops": 0.5, "rooms": 0.3}):
         maze = es.InfiniteMaze(13, 5, 11, **knobs)  # type: ignore[arg-type]
