@@ -1,30 +1,57 @@
 """Get the package's numba kernels ready (compiled, or loaded from numba's
-cache) for the argument types the tests call them with, in two halves of
-about equal compile time: ``python warm_kernels.py 0`` and ``... 1``.
+cache) for the argument types the tests call them with, in two halves
+that run side by side: ``python warm_kernels.py 0 DIR`` and ``... 1 DIR``.
 
 On an empty cache each pytest-xdist worker would compile every kernel it
-meets, the same kernels in both (about 50 s each); conftest runs the two
-halves side by side in the controller before the workers start, so the
-compile is paid once, on both cores, and the workers load the kernels from
-the cache (numba's index files, keyed on the source files' stamps). A
-signature the warm-up misses is compiled by the first worker that meets it,
-as before. Nothing is checked here: the tests check what the kernels give.
+meets, the same kernels in both; conftest runs the two halves in the
+controller before the workers start, so the compile is paid once, on both
+cores, and the workers load the kernels from the cache (numba's index
+files, keyed on the source files' stamps). A signature the warm-up misses is
+compiled by the first worker that meets it, as before.
+
+No kernel is compiled by both halves: a kernel compiles the kernels it
+calls that are not in the cache yet, so the halves take turns on the ones
+they share, marking in ``DIR`` what is done (the banded maze's rows, which
+the levels call; the braid, which they call too; the levels). Without
+``DIR``, or should the other half fail, a half waits for nothing.
+Nothing is checked here: the tests check what the kernels give.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from collections.abc import Callable
 
 import numpy as np
 
 import eller_stream as es
-from eller_stream import _eller_kernels, _engine
+from eller_stream import _braid_kernels, _eller_kernels, _engine, _room_kernels
+
+MARKS = sys.argv[2] if len(sys.argv) > 2 else None
+
+
+def mark(name: str) -> None:
+    """Say that this half has the kernels ``name`` ready."""
+    _engine.settle()
+    if MARKS is not None:
+        open(os.path.join(MARKS, name), "w").close()
+
+
+def wait_for(name: str, other: int) -> None:
+    """Wait until the other half marks ``name`` (or ends without it)."""
+    if MARKS is None:
+        return
+    done = os.path.join(MARKS, f"half{other}.done")
+    while not os.path.exists(os.path.join(MARKS, name)) and not os.path.exists(done):
+        time.sleep(0.05)
 
 
 def streams() -> None:
-    """Eller's kernels, the banded maze's (rooms, loops, a schedule), their
-    big-job and parallel forms; streams across bands and checkpoints."""
+    """Eller's kernels; the banded maze's rows; once the braid is ready, its
+    levels (rooms, loops, a schedule); then the banded maze's streams and
+    parallel ranges."""
     s = es.EllerStream(8, 3)
     s.take(3)
     es.EllerStream.resume(s.checkpoint()).finish()
@@ -32,10 +59,17 @@ def streams() -> None:
     lists = [np.arange(64 + _eller_kernels.LR_PAD, dtype=np.int32) for _ in "lr"]
     _eller_kernels.rows_by_planes(*lists, np.empty((2, 64), np.uint8), *[np.uint64(1)] * 4, np.int64(3))
     es.eller(7, 30, 2)
-    for knobs in ({}, {"loops": 0.5}, {"rooms": 0.3}, {"loops": 0.5, "rooms": 0.3}):
+    plain = es.InfiniteMaze(13, 5, 11)
+    plain.rows(-12, 30)
+    mark("bands")  # band_span: the levels call it
+    wait_for("braid", 1)
+    levels = [{"loops": 0.5}, {"rooms": 0.3}, {"loops": 0.5, "rooms": 0.3}]
+    es.InfiniteMaze(13, 5, 11, **levels[0]).rows(-12, 30)  # type: ignore[arg-type]
+    mark("levels")  # the other half makes their parallel ranges
+    plain.rows(0, 40_000)  # a big job: the parallel kernel
+    for knobs in [{}, *levels]:
         maze = es.InfiniteMaze(13, 5, 11, **knobs)  # type: ignore[arg-type]
         maze.rows(-12, 30)
-        maze.rows(0, 40_000)  # a big job: the parallel kernels
         t = maze.stream(-7)
         t.take(9)
         t.finish()
@@ -43,20 +77,27 @@ def streams() -> None:
     ramp = es.Schedule({-2: {"loops": 1.0, "doors": 0.2}, 3: {"horizontal": 0.9}})
     scheduled = es.InfiniteMaze(13, 5, 11, schedule=ramp)
     scheduled.rows(-12, 30)
-    scheduled.rows(0, 40_000)
     scheduled.stream(-7).take(3000)
     es.InfiniteMaze(23, 9, 11, loops=0.3, rooms=0.3).room_rects(-12, 60)
-    es.growing_tree(9, 7, "oldest:60,random:40", 3)  # here for balance: the halves take about as long
-    es.detour(es.eller(7, 30, 2))
     _engine.settle()
 
 
 def grids() -> None:
-    """The other generators, the analysis of a grid (walks, metrics, loops,
-    detours), the window's searches and the plane's regions."""
+    """The braid and the rooms' plan (which the levels call); the other
+    generators, the analysis of a grid (walks, metrics, loops, detours), the
+    plane's regions; once the levels are ready, their parallel ranges and
+    the window's searches."""
+    th = np.zeros(16, np.uint64)  # nothing drawn: compiled, no more
+    doors, none = np.zeros(13, np.uint8), np.zeros(0, np.uint8)
+    _braid_kernels.band_braid(np.zeros((5, 13), np.uint8), np.uint64(1), np.uint64(2), th, doors, none)
+    rects = np.zeros((4, 4), np.int64)
+    _room_kernels.band_rooms(np.int64(5), np.int64(13), np.uint64(1), np.uint64(2), th, rects)
+    mark("braid")
     for strategy in ("newest", "oldest", "random", "middle", "newest:90,random:10", "newest:50,oldest:50"):
         es.growing_tree(9, 7, strategy, 3)
+    es.growing_tree(9, 7, "oldest:60,random:40", 3)
     grid = es.backtracker(9, 7, 4)
+    es.detour(grid)
     start, end = es.suggest_endpoints(grid)
     es.solve(grid, start, end)
     es.metrics(grid)
@@ -65,6 +106,16 @@ def grids() -> None:
     frozen.flags.writeable = False  # a read-only grid: its own signatures
     es.metrics(frozen)
     es.validate(np.array([[3, 2], [1, 0]], np.uint8))
+    for perfect in (True, False):
+        plane = es.Plane(4, 1, perfect=perfect)
+        plane.region(-3, 9, -5, 7)
+        plane.region(0, 512, 0, 512)  # on every core
+        plane.path((0, 0), (9, 9))
+    wait_for("levels", 0)
+    for knobs in ({"loops": 0.5}, {"rooms": 0.3}, {"loops": 0.5, "rooms": 0.3}):
+        es.InfiniteMaze(13, 5, 11, **knobs).rows(0, 40_000)  # type: ignore[arg-type]
+    ramp = es.Schedule({-2: {"loops": 1.0, "doors": 0.2}, 3: {"horizontal": 0.9}})
+    es.InfiniteMaze(13, 5, 11, schedule=ramp).rows(0, 40_000)
     loopy = es.InfiniteMaze(13, 5, 11, loops=0.6)
     loops = es.closed_rows(loopy.stream(-10), 21)
     es.metrics(loops)
@@ -75,17 +126,15 @@ def grids() -> None:
     win.path((-5, 3), (7, 20))
     win.lasting((-5, 3), 4)
     rooms.random(-12, 60, salt=5)
-    for perfect in (True, False):
-        plane = es.Plane(4, 1, perfect=perfect)
-        plane.region(-3, 9, -5, 7)
-        plane.region(0, 512, 0, 512)  # on every core
-        plane.path((0, 0), (9, 9))
     _engine.settle()
 
 
-# (about 33 s each, side by side on a quiet 2-core machine with an empty cache: the
-# braid and rooms kernels of the banded maze are the longest; one kernel is not split)
 HALVES: list[Callable[[], None]] = [streams, grids]
 
 if __name__ == "__main__":
-    HALVES[int(sys.argv[1])]()
+    half = int(sys.argv[1])
+    try:
+        HALVES[half]()
+    finally:
+        if MARKS is not None:  # the other half waits no longer
+            open(os.path.join(MARKS, f"half{half}.done"), "w").close()
