@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -65,13 +66,28 @@ def copied_busy() -> bool:
     return _timed_out[0]
 
 
+def _importing() -> tuple[bool, bool]:
+    """Whether this thread, and whether another, is inside an import (holds
+    a module's import lock). A child would find another's held for ever: the
+    module half made, its first import of it waiting (a kernel's first call
+    imports numba's modules as it types its arguments, before any numba lock)."""
+    locks = getattr(sys.modules.get("importlib._bootstrap"), "_module_locks", None)
+    me, others = False, False
+    for ref in list(locks.values()) if isinstance(locks, dict) else []:
+        lock: Any = ref() if callable(ref) else None
+        owner, count = getattr(lock, "owner", None), getattr(lock, "count", 0)
+        if owner is not None and count:  # (count: an int, a list in newer Pythons)
+            me, others = me or owner == threading.get_ident(), others or owner != threading.get_ident()
+    return me, others
+
+
 def _before() -> None:
     deadline = time.monotonic() + WAIT
     locks = [lock for lock in [*_locks, _compiler_lock()] if lock is not None]
     # A thread that holds one of the locks (a fork from a signal handler during
-    # a compile) waits for no one: the others wait for it.
-    mine = any(lock._is_owned() for lock in locks)
-    while not mine and any(busy() for busy in _busy) and time.monotonic() < deadline:
+    # a compile, or during an import) waits for no one: the others wait for it.
+    mine = any(lock._is_owned() for lock in locks) or _importing()[0]
+    while not mine and (any(busy() for busy in _busy) or _importing()[1]) and time.monotonic() < deadline:
         time.sleep(0.002)
     _timed_out[0] = any(busy() for busy in _busy) and not mine
     for lock in locks:

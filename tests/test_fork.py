@@ -4,6 +4,9 @@ themselves: tests/test_hostile_banded.py)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -11,6 +14,8 @@ import numpy as np
 import pytest
 
 from eller_stream import _engine, _fork, _numba
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture
@@ -79,3 +84,34 @@ def test_a_child_forked_after_the_wait_ran_out_keeps_to_the_lean_twins(warming, 
     _fork._before()
     _fork._after()
     assert not _fork.copied_busy()
+
+
+SLOW_IMPORT = """
+import os, sys, threading, time
+sys.path.insert(0, sys.argv[1])
+from eller_stream import _fork
+_fork.guard()
+importer = threading.Thread(target=lambda: __import__("slow_module"))
+importer.start()
+time.sleep(0.3)  # the other thread is inside slow_module's import
+pid = os.fork()
+if pid == 0:
+    import slow_module  # waited for ever on the module's lock, held by a thread not copied
+    os._exit(0 if slow_module.VALUE == 7 else 1)
+print(os.waitpid(pid, 0)[1])
+importer.join()
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_fork_while_another_thread_imports_leaves_the_child_working(tmp_path):
+    """A fork while another thread was inside an import (a kernel's first
+    call imports numba's modules as it types its arguments, before it takes
+    any lock of numba's) copied that module's lock held, and the child's
+    first import of it waited for ever (the slow fork test, on a slow day):
+    a fork now waits for the imports under way."""
+    (tmp_path / "slow_module.py").write_text("import time\ntime.sleep(1.0)\nVALUE = 7\n")
+    env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    code = [sys.executable, "-c", SLOW_IMPORT, str(tmp_path)]
+    done = subprocess.run(code, capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "0", done.stderr
