@@ -71,7 +71,8 @@ def _importing() -> tuple[bool, bool]:
     a module's import lock). A child would find another's held for ever: the
     module half made, its first import of it waiting (a kernel's first call
     imports numba's modules as it types its arguments, before any numba lock)."""
-    locks = getattr(sys.modules.get("importlib._bootstrap"), "_module_locks", None)
+    bootstrap = sys.modules.get("_frozen_importlib") or sys.modules.get("importlib._bootstrap")  # the same
+    locks = getattr(bootstrap, "_module_locks", None)
     me, others = False, False
     for ref in list(locks.values()) if isinstance(locks, dict) else []:
         lock: Any = ref() if callable(ref) else None
