@@ -66,20 +66,23 @@ def copied_busy() -> bool:
     return _timed_out[0]
 
 
-def _importing() -> tuple[bool, bool]:
-    """Whether this thread, and whether another, is inside an import (holds
-    a module's import lock). A child would find another's held for ever: the
-    module half made, its first import of it waiting (a kernel's first call
-    imports numba's modules as it types its arguments, before any numba lock)."""
+def _import_owners() -> set[int]:
+    """The threads inside an import: those holding a module's import lock. A
+    child would find another thread's held for ever, the module half made
+    and its first import of it waiting (a kernel's first call imports
+    numba's modules as it types its arguments, before any lock of numba's)."""
     bootstrap = sys.modules.get("_frozen_importlib") or sys.modules.get("importlib._bootstrap")  # the same
     locks = getattr(bootstrap, "_module_locks", None)
-    me, others = False, False
+    owners: set[int] = set()
     for ref in list(locks.values()) if isinstance(locks, dict) else []:
         lock: Any = ref() if callable(ref) else None
-        owner, count = getattr(lock, "owner", None), getattr(lock, "count", 0)
-        if owner is not None and count:  # (count: an int, a list in newer Pythons)
-            me, others = me or owner == threading.get_ident(), others or owner != threading.get_ident()
-    return me, others
+        if lock is not None and lock.owner is not None and lock.count:  # (count: an int, or a list)
+            owners.add(lock.owner)
+    return owners
+
+
+def _others_importing() -> bool:
+    return bool(_import_owners() - {threading.get_ident()})
 
 
 def _before() -> None:
@@ -87,8 +90,8 @@ def _before() -> None:
     locks = [lock for lock in [*_locks, _compiler_lock()] if lock is not None]
     # A thread that holds one of the locks (a fork from a signal handler during
     # a compile, or during an import) waits for no one: the others wait for it.
-    mine = any(lock._is_owned() for lock in locks) or _importing()[0]
-    while not mine and (any(busy() for busy in _busy) or _importing()[1]) and time.monotonic() < deadline:
+    mine = any(lock._is_owned() for lock in locks) or threading.get_ident() in _import_owners()
+    while not mine and any(busy() for busy in _busy) and time.monotonic() < deadline:
         time.sleep(0.002)
     _timed_out[0] = any(busy() for busy in _busy) and not mine
     for lock in locks:
@@ -96,6 +99,9 @@ def _before() -> None:
             _held.append(lock)
         else:
             _timed_out[0] = True
+
+
+waits_for(_others_importing)
 
 
 def _after() -> None:
