@@ -45,9 +45,11 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     where = os.path.dirname(os.path.dirname(spec.origin))
     env = {**os.environ, "PYTHONPATH": where + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    out = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    out = subprocess.DEVNULL
     marks = tempfile.mkdtemp(prefix="eller-warm-")  # the halves' marks (what each has ready), then ours
-    halves = [subprocess.Popen([sys.executable, WARM, h, marks], env=env, **out) for h in "01"]
+    halves = [
+        subprocess.Popen([sys.executable, WARM, h, marks], stdout=out, stderr=out, env=env) for h in "01"
+    ]
     ready = os.path.join(marks, "ready")
     config.stash[_READY] = ready
     config.stash[_HALVES] = halves

@@ -30,6 +30,8 @@ import eller_stream as es
 from eller_stream import _braid_kernels, _eller_kernels, _engine, _room_kernels
 
 MARKS = sys.argv[2] if len(sys.argv) > 2 else None
+LEVELS = [{"loops": 0.5}, {"rooms": 0.3}, {"loops": 0.5, "rooms": 0.3}]  # the knobs of the levels' kernels
+RAMP = {-2: {"loops": 1.0, "doors": 0.2}, 3: {"horizontal": 0.9}}  # a schedule
 
 
 def mark(name: str) -> None:
@@ -63,19 +65,17 @@ def streams() -> None:
     plain.rows(-12, 30)
     mark("bands")  # band_span: the levels call it
     wait_for("braid", 1)
-    levels = [{"loops": 0.5}, {"rooms": 0.3}, {"loops": 0.5, "rooms": 0.3}]
-    es.InfiniteMaze(13, 5, 11, **levels[0]).rows(-12, 30)  # type: ignore[arg-type]
+    es.InfiniteMaze(13, 5, 11, **LEVELS[0]).rows(-12, 30)  # type: ignore[arg-type]
     mark("levels")  # the other half makes their parallel ranges
     plain.rows(0, 40_000)  # a big job: the parallel kernel
-    for knobs in [{}, *levels]:
+    for knobs in [{}, *LEVELS]:
         maze = es.InfiniteMaze(13, 5, 11, **knobs)  # type: ignore[arg-type]
         maze.rows(-12, 30)
         t = maze.stream(-7)
         t.take(9)
         t.finish()
         es.InfiniteMaze(8, 6, 0, **knobs).stream(0).take(3000)  # type: ignore[arg-type]
-    ramp = es.Schedule({-2: {"loops": 1.0, "doors": 0.2}, 3: {"horizontal": 0.9}})
-    scheduled = es.InfiniteMaze(13, 5, 11, schedule=ramp)
+    scheduled = es.InfiniteMaze(13, 5, 11, schedule=es.Schedule(RAMP))
     scheduled.rows(-12, 30)
     scheduled.stream(-7).take(3000)
     es.InfiniteMaze(23, 9, 11, loops=0.3, rooms=0.3).room_rects(-12, 60)
@@ -112,10 +112,9 @@ def grids() -> None:
         plane.region(0, 512, 0, 512)  # on every core
         plane.path((0, 0), (9, 9))
     wait_for("levels", 0)
-    for knobs in ({"loops": 0.5}, {"rooms": 0.3}, {"loops": 0.5, "rooms": 0.3}):
+    for knobs in LEVELS:
         es.InfiniteMaze(13, 5, 11, **knobs).rows(0, 40_000)  # type: ignore[arg-type]
-    ramp = es.Schedule({-2: {"loops": 1.0, "doors": 0.2}, 3: {"horizontal": 0.9}})
-    es.InfiniteMaze(13, 5, 11, schedule=ramp).rows(0, 40_000)
+    es.InfiniteMaze(13, 5, 11, schedule=es.Schedule(RAMP)).rows(0, 40_000)
     loopy = es.InfiniteMaze(13, 5, 11, loops=0.6)
     loops = es.closed_rows(loopy.stream(-10), 21)
     es.metrics(loops)
