@@ -38,7 +38,7 @@ from ._eller_kernels import (
     planes_eller,
     row_draws,
 )
-from ._eller_planes import DEEPEST, PLANES_FROM, lists_of_planes, planes_of_lists, planes_rows
+from ._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES, lists_of_planes, planes_of_lists, planes_rows
 from ._format import EAST, SOUTH
 from ._numba import _U64, Int64, _njit, _sel, prange
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
@@ -325,7 +325,8 @@ def _span_on_planes(
             door_words[x >> 6] |= _U64(doors[x]) << _U64(x & 63)
         counter = _U64(y) * _U64(width)
         join, opens = row_thresholds(th, y)
-        made = planes_rows(P, N, out[i : i + 1], bkey, counter, join, opens, deepest, door_words)
+        no_rooms = np.zeros((0, ROOM_PLANES, nw + 1), np.uint64)
+        made = planes_rows(P, N, out[i : i + 1], bkey, counter, join, opens, deepest, door_words, no_rooms)
         if made == 0:
             lists_of_planes(P, N, left, right, width)  # nested too deep for the planes
             _penultimate_row(left, right, out[i], bkey, counter, join, opens, doors, parent)

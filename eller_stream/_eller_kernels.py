@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._eller_planes import DEEPEST, PLANES_FROM, lists_of_planes, planes_of_lists, planes_rows
+from ._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES, lists_of_planes, planes_of_lists, planes_rows
 from ._format import EAST
 from ._numba import _U64, Int64, _njit, _sel
 from ._rng import _LOW32, _S32, random_bits
@@ -294,10 +294,11 @@ def planes_eller(
     of ``width + LR_PAD``).  Returns the counter after the last cell."""
     n_rows, width = out.shape
     no_doors = np.zeros((width + 63) // 64 + 1, np.uint64)
+    no_rooms = np.zeros((0, ROOM_PLANES, (width + 63) // 64 + 1), np.uint64)
     y: Int64 = 0
     while y < n_rows:
         at = counter + _U64(y) * _U64(width)
-        y += planes_rows(P, N, out[y:], key, at, join_below, open_below, deepest, no_doors)
+        y += planes_rows(P, N, out[y:], key, at, join_below, open_below, deepest, no_doors, no_rooms)
         if y < n_rows:
             lists_of_planes(P, N, left, right, width)
             draws = np.empty(width, np.uint64)

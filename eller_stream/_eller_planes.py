@@ -37,6 +37,13 @@ from ._rng import _LOW32, _S32, DRAW_STEP, draw_point, mix64
 PLANES_FROM = 48  # the narrowest row made on planes: narrower, the lists are faster
 DEEPEST = 15  # depths 0 .. 15 in four planes
 
+# What a band's rooms ask of a row (``planes_rows``' ``rooms``, a plane each):
+ROOM_JOINS = 0  # the cell joins its east neighbour's set before the row (a room's top row)
+ROOM_OPEN = 1  # its south wall lies inside a room: never closes
+ROOM_CLOSE = 2  # it lies above a room's top row: closes whenever it may
+ROOM_EAST = 3  # its east wall lies inside a room: opened after the row (the room is one set)
+ROOM_PLANES = 4
+
 _Z = _U64(0)
 _1 = _U64(1)
 _63 = _U64(63)
@@ -275,10 +282,20 @@ def lists_of_planes(P: np.ndarray, N: np.ndarray, left: np.ndarray, right: np.nd
             left[first] = x
 
 
+@_njit(inline="always")
+def _undo_joins(P: np.ndarray, N: np.ndarray, P0: np.ndarray, N0: np.ndarray, nw: Int64, roomy: bool) -> None:
+    """The sets as they were before the row's room tops joined (a row left
+    to the lists is made from them)."""
+    if roomy:
+        for i in range(nw):
+            P[i] = P0[i]
+            N[i] = N0[i]
+
+
 @_njit
 def planes_rows(
     P: np.ndarray, N: np.ndarray, out: np.ndarray, key: np.uint64, counter: np.uint64,
-    join_below: np.uint64, open_below: np.uint64, deepest: Int64, doors: np.ndarray,
+    join_below: np.uint64, open_below: np.uint64, deepest: Int64, doors: np.ndarray, rooms: np.ndarray,
 ) -> Int64:  # fmt: skip
     """Rows of ``eller_rows`` into ``out`` from the sets ``P``, ``N`` (``nw +
     1`` words, the last zero; left as the sets after the rows made), as
@@ -289,12 +306,16 @@ def planes_rows(
     penultimate row (``_band_kernels._penultimate_row``): there a cell in a
     door column closes, when it is not alone, if an earlier cell of its final
     set opened in a door column (the first open draw in a door column opens:
-    no cell before it did).  All zero for Eller's rows."""
+    no cell before it did).  All zero for Eller's rows.
+
+    ``rooms`` (``(len(out), ROOM_PLANES, nw + 1)`` words, or no rows for
+    none): what a band's rooms ask of each row (``ROOM_*``; the rows of
+    ``_room_kernels._room_row``, byte for byte)."""
     n_rows: Int64 = out.shape[0]
     width = out.shape[1]
     nw = (width + 63) // 64
-    words = np.zeros((12, nw + 1), np.uint64)
-    jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo, taken = words
+    words = np.zeros((14, nw + 1), np.uint64)
+    jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo, taken, P0, N0 = words
     any_door = False
     for i in range(nw):
         any_door |= doors[i] != _Z
@@ -305,6 +326,8 @@ def planes_rows(
     gaps = np.zeros(nw + 1, np.uint64)  # the gaps between cells of the row
     for x in range(width - 1):
         gaps[x >> 6] |= _1 << _U64(x & 63)
+    roomy = rooms.shape[0] > 0
+    east = np.zeros(nw + 1, np.uint64)  # ROOM_EAST of the row
     for y in range(n_rows):
         point = draw_point(key, counter + _U64(y) * _U64(width))
         for i in range(nw):  # the draws, 64 a word: joins, and closes (south walls)
@@ -317,8 +340,20 @@ def planes_rows(
                 point += DRAW_STEP
             jd[i] = wj
             cd[i] = wc
+        if roomy:  # a room's top joins its cells' sets (the sets before kept in P0, N0)
+            carry_in = _Z
+            for i in range(nw):
+                joins = rooms[y, ROOM_JOINS, i]
+                P0[i] = P[i]
+                N0[i] = N[i]
+                P[i] |= (joins << _1) | carry_in
+                N[i] |= joins
+                carry_in = joins >> _63
+                cd[i] = (cd[i] & ~rooms[y, ROOM_OPEN, i]) | rooms[y, ROOM_CLOSE, i]
+                east[i] = rooms[y, ROOM_EAST, i]
         most = _depths(P, N, nw, D)
         if most < 0 or most > deepest:
+            _undo_joins(P, N, P0, N0, nw, roomy)
             return y
         for i in range(nw):
             w1[i] = ~jd[i]
@@ -342,6 +377,7 @@ def planes_rows(
             Pf[i] = P[i] | Jl[i] | w1[i]
         most = _depths(Pf, Nf, nw, D)
         if most < 0 or most > deepest:
+            _undo_joins(P, N, P0, N0, nw, roomy)
             return y
         for i in range(nw):
             w3[i] = ~cd[i]
@@ -363,7 +399,7 @@ def planes_rows(
         row = out[y]
         for i in range(nw):
             N[i] = Jl[i] & w1[i]
-            j = J[i]
+            j = J[i] | east[i]
             o = Jl[i]
             for b in range(min(64, width - i * 64)):
                 row[i * 64 + b] = np.uint8(((j >> _U64(b)) & _1) | (((o >> _U64(b)) & _1) << _1))

@@ -9,8 +9,10 @@ no loop; its rows below join it through its open south walls.  Contract
 each room to one node and the maze is a tree.
 
 Speed: every rule of a room is one cell's own, known before the row is
-made (:func:`_room_cells`), so a row that meets a room is Eller's sweep,
-each cell's draws decided first (:func:`_room_row`).
+made (:func:`room_planes`, a bit plane a rule), so a row that meets a room
+is Eller's row with some draws decided for it: on bit planes with the rest
+(``_eller_planes.planes_rows``), or, narrower than ``PLANES_FROM``, Eller's
+sweep with each cell's draws decided first (:func:`_room_row`).
 """
 
 from __future__ import annotations
@@ -19,8 +21,20 @@ import numpy as np
 
 from ._band_kernels import ROOM_SALT, TH_ROOM, band_key, band_span, row_thresholds
 from ._eller_kernels import LR_PAD, _join, eller_rows, eller_sweep
+from ._eller_planes import (
+    DEEPEST,
+    PLANES_FROM,
+    ROOM_CLOSE,
+    ROOM_EAST,
+    ROOM_JOINS,
+    ROOM_OPEN,
+    ROOM_PLANES,
+    lists_of_planes,
+    planes_of_lists,
+    planes_rows,
+)
 from ._format import EAST, SOUTH
-from ._numba import _U64, Int64, _mul_high, _njit, bits_of, load_u64, low_bits, lowest_bit, store_u64
+from ._numba import _U64, Int64, _mul_high, _njit, load_u64, lowest_bit, or_at_bits, store_u64
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 ROOM_MAX_HEIGHT = 6
@@ -117,48 +131,36 @@ def band_rooms(
     return n
 
 
-# What a cell's rooms ask of it (:func:`_room_cells`), a bit each:
+# What a cell's rooms ask of it in :func:`_room_row`, a bit each (the planes ``ROOM_*`` as bytes):
 IN_EAST = EAST  # its east wall lies inside a room: open
 IN_SOUTH = SOUTH  # its south wall lies inside a room: open
 ABOVE_TOP = 4  # it lies above a room's top row: its south wall opens only if it must
-TOP_EAST = 8  # it lies in a room's top row, its east wall inside the room: its set joins the next cell's
-
-
-_BYTES = _U64(0x0101010101010101)  # bit 0 of each of a word's 8 bytes
 
 
 @_njit(inline="always")
-def _or_bytes(flat: np.ndarray, at: Int64, bits: np.uint64) -> None:
-    """OR the 8 bytes ``bits`` (little-endian) into ``flat[at : at + 8]``."""
-    store_u64(flat, at, load_u64(flat, at) | bits)
+def _or_span(masks: np.ndarray, y: Int64, plane: int, x: Int64, n: Int64) -> None:
+    """Set bits ``x .. x + n - 1`` (``n <= 8``) of ``masks[y, plane]``."""
+    bits = (_U64(1) << _U64(n)) - _U64(1)
+    s = _U64(x & 63)
+    masks[y, plane, x >> 6] |= bits << s
+    masks[y, plane, (x >> 6) + 1] |= (bits >> (_U64(63) - s)) >> _U64(1)  # past the word: into the next
 
 
 @_njit
-def _room_cells(height: int, width: int, rects: np.ndarray, n: int, meets: np.ndarray) -> np.ndarray:
-    """The bits (``IN_EAST``, ``IN_SOUTH``, ``ABOVE_TOP``, ``TOP_EAST``) of
-    a band's ``n`` rooms ``rects``, a byte a cell (row y: ``[y, :width]``;
-    64 bytes more a row), and 1 in ``meets[y]`` (``height + ROOM_MAX_HEIGHT``
-    entries, zeros) for a row that holds room cells or lies above a room's
-    top.  A room's row is at most 8 cells: 8 bytes, ORed in at its column
-    as one word, and a room writes a fixed ``ROOM_MAX_HEIGHT`` rows, masked
-    to its height: no loop of a room's own size."""
-    stride = width + 64
-    cells = np.zeros((height + ROOM_MAX_HEIGHT, stride), np.uint8)
-    flat = cells.reshape(-1)
+def room_planes(rects: np.ndarray, n: int, masks: np.ndarray) -> None:
+    """What a band's ``n`` rooms ``rects`` ask of its rows (``ROOM_*``), as
+    bit planes into ``masks`` (zeros, ``(rows, ROOM_PLANES, words + 1)``;
+    the rooms lie in its rows): the east walls inside a room open, its
+    south walls but in its last row, its top row's cells join their east
+    neighbours' sets, and the cells above its top close when they may."""
     for j in range(n):
         top, left, h, w = rects[j, 0], rects[j, 1], rects[j, 2], rects[j, 3]
-        east = _BYTES >> _U64(8 * (9 - w))  # the room's row but its last cell (w >= 2)
-        every = _BYTES >> _U64(8 * (8 - w))
-        for k in range(ROOM_MAX_HEIGHT):
-            inside = _U64(k < h)
-            south = every * _U64(IN_SOUTH) * _U64(k < h - 1)
-            joins = east * _U64(TOP_EAST) * _U64(k == 0)
-            _or_bytes(flat, (top + k) * stride + left, (east * _U64(IN_EAST) | south | joins) * inside)
-            meets[top + k] |= np.uint8(inside)
+        for k in range(h):
+            _or_span(masks, top + k, ROOM_EAST, left, w - 1)
+            _or_span(masks, top + k, ROOM_OPEN, left, w * np.int64(k < h - 1))
+        _or_span(masks, top, ROOM_JOINS, left, w - 1)
         if top > 0:
-            _or_bytes(flat, (top - 1) * stride + left, every * _U64(ABOVE_TOP))
-            meets[top - 1] = 1
-    return cells
+            _or_span(masks, top - 1, ROOM_CLOSE, left, w)
 
 
 @_njit(inline="always")
@@ -174,7 +176,7 @@ def _room_row(
     decided: np.ndarray,
 ) -> None:
     """A row of a band that meets a room (its room tops joined first;
-    ``cells``: its row of :func:`_room_cells`),
+    ``cells``: what its rooms ask of each cell, ``IN_*`` and ``ABOVE_TOP``),
     with the draws of :func:`eller_rows`, and Eller's sweep.  Inside a room
     a wall is open: a south wall never closes, and an east wall joins
     nothing (the room is one set already), so its ``EAST`` is set after the
@@ -199,6 +201,116 @@ def _room_row(
         row[x] |= cells[x] & IN_EAST
 
 
+@_njit(inline="always")
+def _meets(masks: np.ndarray, y: Int64) -> bool:
+    """Whether row ``y`` holds room cells or lies above a room's top."""
+    any_bit = _U64(0)
+    for k in range(ROOM_PLANES):
+        for i in range(masks.shape[2]):
+            any_bit |= masks[y, k, i]
+    meets: bool = any_bit != _U64(0)
+    return meets
+
+
+@_njit(inline="always")
+def _room_row_by_lists(
+    left: np.ndarray,
+    right: np.ndarray,
+    out: np.ndarray,
+    y: Int64,
+    bkey: np.uint64,
+    th: np.ndarray,
+    masks: np.ndarray,
+    cells: np.ndarray,
+    decided: np.ndarray,
+) -> None:
+    """Row ``y`` of a band with rooms (``masks``: :func:`room_planes`) on
+    the lists: its room tops joined, left to right (each comes from a
+    different set, so in any order of the rooms the same lists), then
+    :func:`_room_row` (``cells``: scratch, 64 bytes a word of the row)."""
+    width = out.shape[1]
+    scratch = np.int64(left.shape[0] - LR_PAD)
+    for i in range((width + 63) // 64):
+        joins = masks[y, ROOM_JOINS, i]
+        while joins != _U64(0):
+            x = i * 64 + lowest_bit(np.int64(joins))
+            joins &= joins - _U64(1)
+            _join(left, right, x, np.int64(left[x + 1]), np.int64(right[x]), np.int64(1), scratch)
+        cells[i * 64 : i * 64 + 64] = 0
+        or_at_bits(cells, i * 64, masks[y, ROOM_EAST, i], IN_EAST)
+        or_at_bits(cells, i * 64, masks[y, ROOM_OPEN, i], IN_SOUTH)
+        or_at_bits(cells, i * 64, masks[y, ROOM_CLOSE, i], ABOVE_TOP)
+    join, opens_below = row_thresholds(th, y)
+    _room_row(left, right, out[y], cells, bkey, _U64(y) * _U64(width), join, opens_below, decided)
+
+
+@_njit(inline="always")
+def rooms_by_lists(
+    left: np.ndarray,
+    right: np.ndarray,
+    out: np.ndarray,
+    bkey: np.uint64,
+    th: np.ndarray,
+    masks: np.ndarray,
+    y: Int64,
+    cells: np.ndarray,
+    decided: np.ndarray,
+) -> None:
+    """Rows ``y .. len(out) - 1`` of a band with rooms (``masks``:
+    :func:`room_planes`, a row each) on the lists, continuing ``left``,
+    ``right``: the rows that meet a room by :func:`_room_row`, runs of the
+    others by :func:`eller_rows` (``cells``, ``decided``: scratch)."""
+    plain, width = out.shape
+    while y < plain:
+        if not _meets(masks, y):
+            stop = y + 1
+            while y > 0 and stop < plain and not _meets(masks, stop):
+                stop += 1
+            join, opens_below = row_thresholds(th, y)
+            eller_rows(left, right, out[y:stop], bkey, _U64(y) * _U64(width), join, opens_below)
+            y = stop
+            continue
+        _room_row_by_lists(left, right, out, y, bkey, th, masks, cells, decided)
+        y += 1
+
+
+@_njit(inline="always")
+def rooms_by_planes(
+    left: np.ndarray,
+    right: np.ndarray,
+    out: np.ndarray,
+    bkey: np.uint64,
+    th: np.ndarray,
+    masks: np.ndarray,
+    deepest: Int64,
+    cells: np.ndarray,
+    decided: np.ndarray,
+) -> None:
+    """The rows of :func:`rooms_by_lists` from row 0 (sets of one cell),
+    on bit planes (``planes_rows`` with the rooms' planes); a row whose sets
+    nest deeper than ``deepest`` by the lists.  ``left``, ``right``: the
+    sets after the rows."""
+    plain, width = out.shape
+    nw = (width + 63) // 64
+    P = np.zeros(nw + 1, np.uint64)  # row 0 starts from sets of one cell: no bits
+    N = np.zeros(nw + 1, np.uint64)
+    no_doors = np.zeros(nw + 1, np.uint64)
+    y: Int64 = 0
+    while y < plain:
+        m = 1 if y == 0 else plain - y  # row 0 has thresholds of its own
+        join, opens = row_thresholds(th, y)
+        counter = _U64(y) * _U64(width)
+        rows, rules = out[y : y + m], masks[y : y + m]
+        made = planes_rows(P, N, rows, bkey, counter, join, opens, deepest, no_doors, rules)
+        y += made
+        if made < m:  # nested too deep for the planes: a row by the lists
+            lists_of_planes(P, N, left, right, width)
+            _room_row_by_lists(left, right, out, y, bkey, th, masks, cells, decided)
+            planes_of_lists(left, right, P, N, width)
+            y += 1
+    lists_of_planes(P, N, left, right, width)
+
+
 @_njit
 def _band_with_rooms(
     left: np.ndarray,
@@ -213,40 +325,20 @@ def _band_with_rooms(
     n_rooms: int,
 ) -> None:
     """The whole band ``band`` into ``out`` with its ``n_rooms`` rooms
-    ``rects`` (:func:`band_rooms`), from sets of one cell: rows that meet a
-    room by :func:`_room_row`, the others by :func:`eller_rows` (the same
-    draws), the last two by :func:`band_span`.  Before a row's sweep, the
-    cells of its room tops join their east neighbours' sets, left to right
-    (each comes from a different set, so in any order of the rooms the same
-    lists; found 64 cells a word, ``TOP_EAST``, so no branch on a room's
-    size or count)."""
+    ``rects`` (:func:`band_rooms`), from sets of one cell: the rows that
+    meet a room with the same draws as the others, on bit planes from
+    ``PLANES_FROM`` cells on (:func:`rooms_by_planes`), narrower on the
+    lists (:func:`rooms_by_lists`); the last two by :func:`band_span`."""
     band_height, width = out.shape
     bkey = band_key(key, band)
     plain = band_height - 2
-    meets = np.zeros(band_height + ROOM_MAX_HEIGHT, np.uint8)  # the row holds room cells, or is above a top
-    cells = _room_cells(band_height, width, rects, n_rooms, meets)
-    flat_cells = cells.reshape(-1)
-    row_bytes = cells.shape[1]
+    nw = (width + 63) // 64
+    masks = np.zeros((plain, ROOM_PLANES, nw + 1), np.uint64)
+    room_planes(rects, n_rooms, masks)
+    cells = np.empty(nw * 64, np.uint8)
     decided = np.empty(width, np.uint64)
-    scratch = np.int64(left.shape[0] - LR_PAD)
-    y = 0
-    while y < plain:
-        join, opens_below = row_thresholds(th, y)
-        counter = _U64(y) * _U64(width)
-        if meets[y] == 0:
-            stop = y + 1
-            while y > 0 and stop < plain and meets[stop] == 0:
-                stop += 1
-            eller_rows(left, right, out[y:stop], bkey, counter, join, opens_below)
-            y = stop
-            continue
-        at = y * row_bytes
-        for i in range((width + 63) // 64):  # its room tops joined, left to right
-            joins = bits_of(flat_cells, at + i * 64, TOP_EAST) & low_bits(min(64, width - i * 64))
-            while joins != _U64(0):
-                x = i * 64 + lowest_bit(np.int64(joins))
-                joins &= joins - _U64(1)
-                _join(left, right, x, np.int64(left[x + 1]), np.int64(right[x]), np.int64(1), scratch)
-        _room_row(left, right, out[y], cells[y], bkey, counter, join, opens_below, decided)
-        y += 1
+    if width >= PLANES_FROM:
+        rooms_by_planes(left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), cells, decided)
+    else:
+        rooms_by_lists(left, right, out[:plain], bkey, th, masks, np.int64(0), cells, decided)
     band_span(left, right, out[plain:], key, band, plain, band_height, th, doors, parent)

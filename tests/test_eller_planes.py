@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import door_probabilities, probabilities, seeds
+from strategies import door_probabilities, probabilities, room_shares, seeds
 
 import eller_stream as es
 from eller_stream import _eller_kernels as kernels
-from eller_stream._eller_planes import DEEPEST, PLANES_FROM
+from eller_stream._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES
 from eller_stream._numba import kernel_errstate
 
 from naive import banded_reference, closing_row_reference, eller_reference
@@ -140,3 +140,56 @@ def test_a_band_whose_sets_nest_past_the_planes_is_the_lists_band(depth, h, plai
         np.testing.assert_array_equal(a, b_)
         np.testing.assert_array_equal(l1[:width], l2[:width])
         np.testing.assert_array_equal(r1[:width], r2[:width])
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    width=wide,
+    band=st.integers(4, 12),
+    seed=seeds,
+    h=probabilities,
+    v=probabilities,
+    loops=st.sampled_from([0.0, 0.5]),
+    rooms=room_shares,
+)
+def test_wide_bands_with_rooms_match_the_model(width, band, seed, h, v, loops, rooms):
+    # a room's rows on planes: the rooms' rules as planes beside the draws
+    maze = es.InfiniteMaze(width, band, seed, h, v, loops=loops, rooms=rooms)
+    expected = banded_reference(width, band, seed, -1, band + 1, h, v, 0.45, loops, rooms=rooms)
+    np.testing.assert_array_equal(maze.rows(-1, band + 1), expected)
+
+
+@settings(deadline=None)
+@given(
+    width=st.integers(2, 150),
+    band=st.integers(4, 34),
+    seed=seeds,
+    b=st.integers(-(2**40), 2**40),
+    h=probabilities,
+    v=probabilities,
+    rooms=room_shares,
+    deepest=st.sampled_from([0, 1, 2, 3, DEEPEST]),
+)
+def test_rooms_on_planes_make_the_lists_rows_and_sets(width, band, seed, b, h, v, rooms, deepest):
+    # with ``deepest`` 0 to 3 most rows go back to the lists: both ways and the switches run
+    from eller_stream import _band_kernels as bk
+    from eller_stream import _room_kernels as rk
+
+    maze = es.InfiniteMaze(width, band, seed, h, v, rooms=rooms)
+    th, key, band_no = maze._th, np.uint64(maze._key), np.uint64(b % 2**64)
+    plain = band - 2
+    nw = (width + 63) // 64
+    with kernel_errstate():
+        rects = np.empty((rk.room_capacity(band, width, th), 4), np.int64)
+        n = rk.band_rooms(band, width, key, band_no, th, rects)
+        masks = np.zeros((plain, ROOM_PLANES, nw + 1), np.uint64)
+        rk.room_planes(rects, n, masks)
+        bkey = np.uint64(bk.band_key(key, band_no))
+        lists = [np.arange(width + kernels.LR_PAD, dtype=np.int32) for _ in range(4)]
+        a, b_ = np.empty((plain, width), np.uint8), np.empty((plain, width), np.uint8)
+        cells, decided = np.empty(nw * 64, np.uint8), np.empty(width, np.uint64)
+        rk.rooms_by_lists(lists[0], lists[1], a, bkey, th, masks, np.int64(0), cells, decided)
+        rk.rooms_by_planes(lists[2], lists[3], b_, bkey, th, masks, np.int64(deepest), cells, decided)
+    np.testing.assert_array_equal(a, b_)
+    np.testing.assert_array_equal(lists[0][:width], lists[2][:width])
+    np.testing.assert_array_equal(lists[1][:width], lists[3][:width])
