@@ -33,8 +33,8 @@ from ._eller_planes import (
     planes_of_lists,
     planes_rows,
 )
-from ._format import EAST, SOUTH
-from ._numba import _U64, Int64, _mul_high, _njit, load_u64, lowest_bit, or_at_bits, store_u64
+from ._format import EAST
+from ._numba import _U64, Int64, _mul_high, _njit, load_u64, lowest_bit, store_u64
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
 ROOM_MAX_HEIGHT = 6
@@ -131,12 +131,6 @@ def band_rooms(
     return n
 
 
-# What a cell's rooms ask of it in :func:`_room_row`, a bit each (the planes ``ROOM_*`` as bytes):
-IN_EAST = EAST  # its east wall lies inside a room: open
-IN_SOUTH = SOUTH  # its south wall lies inside a room: open
-ABOVE_TOP = 4  # it lies above a room's top row: its south wall opens only if it must
-
-
 @_njit(inline="always")
 def _or_span(masks: np.ndarray, y: Int64, plane: int, x: Int64, n: Int64) -> None:
     """Set bits ``x .. x + n - 1`` (``n <= 8``) of ``masks[y, plane]``."""
@@ -168,7 +162,7 @@ def _room_row(
     left: np.ndarray,
     right: np.ndarray,
     row: np.ndarray,
-    cells: np.ndarray,
+    rules: np.ndarray,
     key: np.uint64,
     counter: np.uint64,
     join_below: np.uint64,
@@ -176,29 +170,36 @@ def _room_row(
     decided: np.ndarray,
 ) -> None:
     """A row of a band that meets a room (its room tops joined first;
-    ``cells``: what its rooms ask of each cell, ``IN_*`` and ``ABOVE_TOP``),
-    with the draws of :func:`eller_rows`, and Eller's sweep.  Inside a room
-    a wall is open: a south wall never closes, and an east wall joins
-    nothing (the room is one set already), so its ``EAST`` is set after the
-    sweep.  Above a room's top row a cell closes whenever it may (its set
-    has another cell that opened or will open): it opens only when it is
-    its set's last way down.
+    ``rules``: its planes of :func:`room_planes`), with the draws of
+    :func:`eller_rows`, and Eller's sweep.  Inside a room a wall is open: a
+    south wall never closes, and an east wall joins nothing (the room is one
+    set already), so its ``EAST`` is set after the sweep.  Above a room's
+    top row a cell closes whenever it may (its set has another cell that
+    opened or will open): it opens only when it is its set's last way down.
 
     The row's draws (those of :func:`~eller_stream._eller_kernels.row_draws`)
-    are decided as they are made, in one vectorised loop, into ``decided``
-    (``width`` entries, scratch) as bits :func:`eller_sweep` reads with both
-    thresholds 1: the low word 0 when its east wall may
-    join, the high word 1 when its south wall may close.  The sweep then
-    reads one word a cell, as Eller's does."""
+    are decided as they are made, in one vectorised loop a word of the
+    planes, into ``decided`` (``width`` entries, scratch) as bits
+    :func:`eller_sweep` reads with both thresholds 1: the low word 0 when
+    its east wall may join, the high word 1 when its south wall may close.
+    The sweep then reads one word a cell, as Eller's does."""
     width = row.shape[0]
-    for x in range(width):  # vectorised: each draw decided as it is made (the draws of row_draws)
-        c = _U64(cells[x])
-        bits = random_bits(key, counter + _U64(x))
-        may_close = ((_U64((bits >> _S32) >= open_below) & ~(c >> _U64(1))) | (c >> _U64(2))) & _U64(1)
-        decided[x] = _U64((bits & _LOW32) >= join_below) | (may_close << _S32)
+    for i in range((width + 63) // 64):
+        stays_open = rules[ROOM_OPEN, i]
+        closes = rules[ROOM_CLOSE, i]
+        at = i * 64
+        for b in range(min(64, width - at)):  # vectorised: each draw decided as it is made
+            x = at + b
+            bits = random_bits(key, counter + _U64(x))
+            drawn = _U64((bits >> _S32) >= open_below) & ~(stays_open >> _U64(b))
+            may_close = (drawn | (closes >> _U64(b))) & _U64(1)
+            decided[x] = _U64((bits & _LOW32) >= join_below) | (may_close << _S32)
     eller_sweep(left, right, row, decided, _U64(1), _U64(1))
-    for x in range(width):  # vectorised
-        row[x] |= cells[x] & IN_EAST
+    for i in range((width + 63) // 64):
+        east = rules[ROOM_EAST, i]
+        at = i * 64
+        for b in range(min(64, width - at)):  # vectorised
+            row[at + b] |= np.uint8((east >> _U64(b)) & _U64(1)) * EAST
 
 
 @_njit(inline="always")
@@ -221,13 +222,12 @@ def _room_row_by_lists(
     bkey: np.uint64,
     th: np.ndarray,
     masks: np.ndarray,
-    cells: np.ndarray,
     decided: np.ndarray,
 ) -> None:
     """Row ``y`` of a band with rooms (``masks``: :func:`room_planes`) on
     the lists: its room tops joined, left to right (each comes from a
     different set, so in any order of the rooms the same lists), then
-    :func:`_room_row` (``cells``: scratch, 64 bytes a word of the row)."""
+    :func:`_room_row`."""
     width = out.shape[1]
     scratch = np.int64(left.shape[0] - LR_PAD)
     for i in range((width + 63) // 64):
@@ -236,12 +236,8 @@ def _room_row_by_lists(
             x = i * 64 + lowest_bit(np.int64(joins))
             joins &= joins - _U64(1)
             _join(left, right, x, np.int64(left[x + 1]), np.int64(right[x]), np.int64(1), scratch)
-        cells[i * 64 : i * 64 + 64] = 0
-        or_at_bits(cells, i * 64, masks[y, ROOM_EAST, i], IN_EAST)
-        or_at_bits(cells, i * 64, masks[y, ROOM_OPEN, i], IN_SOUTH)
-        or_at_bits(cells, i * 64, masks[y, ROOM_CLOSE, i], ABOVE_TOP)
     join, opens_below = row_thresholds(th, y)
-    _room_row(left, right, out[y], cells, bkey, _U64(y) * _U64(width), join, opens_below, decided)
+    _room_row(left, right, out[y], masks[y], bkey, _U64(y) * _U64(width), join, opens_below, decided)
 
 
 @_njit(inline="always")
@@ -253,13 +249,12 @@ def rooms_by_lists(
     th: np.ndarray,
     masks: np.ndarray,
     y: Int64,
-    cells: np.ndarray,
     decided: np.ndarray,
 ) -> None:
     """Rows ``y .. len(out) - 1`` of a band with rooms (``masks``:
     :func:`room_planes`, a row each) on the lists, continuing ``left``,
     ``right``: the rows that meet a room by :func:`_room_row`, runs of the
-    others by :func:`eller_rows` (``cells``, ``decided``: scratch)."""
+    others by :func:`eller_rows` (``decided``: scratch)."""
     plain, width = out.shape
     while y < plain:
         if not _meets(masks, y):
@@ -270,7 +265,7 @@ def rooms_by_lists(
             eller_rows(left, right, out[y:stop], bkey, _U64(y) * _U64(width), join, opens_below)
             y = stop
             continue
-        _room_row_by_lists(left, right, out, y, bkey, th, masks, cells, decided)
+        _room_row_by_lists(left, right, out, y, bkey, th, masks, decided)
         y += 1
 
 
@@ -283,7 +278,6 @@ def rooms_by_planes(
     th: np.ndarray,
     masks: np.ndarray,
     deepest: Int64,
-    cells: np.ndarray,
     decided: np.ndarray,
 ) -> None:
     """The rows of :func:`rooms_by_lists` from row 0 (sets of one cell),
@@ -305,7 +299,7 @@ def rooms_by_planes(
         y += made
         if made < m:  # nested too deep for the planes: a row by the lists
             lists_of_planes(P, N, left, right, width)
-            _room_row_by_lists(left, right, out, y, bkey, th, masks, cells, decided)
+            _room_row_by_lists(left, right, out, y, bkey, th, masks, decided)
             planes_of_lists(left, right, P, N, width)
             y += 1
     lists_of_planes(P, N, left, right, width)
@@ -335,10 +329,9 @@ def _band_with_rooms(
     nw = (width + 63) // 64
     masks = np.zeros((plain, ROOM_PLANES, nw + 1), np.uint64)
     room_planes(rects, n_rooms, masks)
-    cells = np.empty(nw * 64, np.uint8)
     decided = np.empty(width, np.uint64)
     if width >= PLANES_FROM:
-        rooms_by_planes(left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), cells, decided)
+        rooms_by_planes(left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided)
     else:
-        rooms_by_lists(left, right, out[:plain], bkey, th, masks, np.int64(0), cells, decided)
+        rooms_by_lists(left, right, out[:plain], bkey, th, masks, np.int64(0), decided)
     band_span(left, right, out[plain:], key, band, plain, band_height, th, doors, parent)
