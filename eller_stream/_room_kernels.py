@@ -132,29 +132,37 @@ def band_rooms(
 
 
 @_njit(inline="always")
-def _or_span(masks: np.ndarray, y: Int64, plane: int, x: Int64, n: Int64) -> None:
-    """Set bits ``x .. x + n - 1`` (``n <= 8``) of ``masks[y, plane]``."""
-    bits = (_U64(1) << _U64(n)) - _U64(1)
-    s = _U64(x & 63)
-    masks[y, plane, x >> 6] |= bits << s
-    masks[y, plane, (x >> 6) + 1] |= (bits >> (_U64(63) - s)) >> _U64(1)  # past the word: into the next
+def _room_word(masks: np.ndarray, top: Int64, h: Int64, i: Int64, east: np.uint64, every: np.uint64) -> None:
+    """A room's bits in word ``i`` of its rows' planes: ``east`` (its cells
+    but the last of a row), ``every`` (all its cells of a row).  A fixed
+    count of rows, masked to its height (``masks`` has ``ROOM_MAX_HEIGHT``
+    rows more): no loop of a room's own size."""
+    for k in range(ROOM_MAX_HEIGHT):
+        inside = _U64(0) - _U64(k < h)
+        masks[top + k, ROOM_EAST, i] |= east & inside
+        masks[top + k, ROOM_OPEN, i] |= every & inside & (_U64(0) - _U64(k < h - 1))
+    masks[top, ROOM_JOINS, i] |= east
+    if top > 0:
+        masks[top - 1, ROOM_CLOSE, i] |= every
 
 
 @_njit
 def room_planes(rects: np.ndarray, n: int, masks: np.ndarray) -> None:
     """What a band's ``n`` rooms ``rects`` ask of its rows (``ROOM_*``), as
-    bit planes into ``masks`` (zeros, ``(rows, ROOM_PLANES, words + 1)``;
-    the rooms lie in its rows): the east walls inside a room open, its
-    south walls but in its last row, its top row's cells join their east
-    neighbours' sets, and the cells above its top close when they may."""
+    bit planes into ``masks`` (zeros, ``(rows + ROOM_MAX_HEIGHT,
+    ROOM_PLANES, words + 1)``; the rooms lie in its first ``rows``): the
+    east walls inside a room open, its south walls but in its last row, its
+    top row's cells join their east neighbours' sets, and the cells above
+    its top close when they may."""
     for j in range(n):
         top, left, h, w = rects[j, 0], rects[j, 1], rects[j, 2], rects[j, 3]
-        for k in range(h):
-            _or_span(masks, top + k, ROOM_EAST, left, w - 1)
-            _or_span(masks, top + k, ROOM_OPEN, left, w * np.int64(k < h - 1))
-        _or_span(masks, top, ROOM_JOINS, left, w - 1)
-        if top > 0:
-            _or_span(masks, top - 1, ROOM_CLOSE, left, w)
+        i = left >> 6
+        s = _U64(left & 63)
+        east = (_U64(1) << _U64(w - 1)) - _U64(1)  # w <= ROOM_MAX_WIDTH: a byte
+        every = (_U64(1) << _U64(w)) - _U64(1)
+        _room_word(masks, top, h, i, east << s, every << s)
+        if (left & 63) + w > 64:  # the room goes on into the next word (rare)
+            _room_word(masks, top, h, i + 1, east >> (_U64(64) - s), every >> (_U64(64) - s))
 
 
 @_njit(inline="always")
@@ -327,7 +335,7 @@ def _band_with_rooms(
     bkey = band_key(key, band)
     plain = band_height - 2
     nw = (width + 63) // 64
-    masks = np.zeros((plain, ROOM_PLANES, nw + 1), np.uint64)
+    masks = np.zeros((plain + ROOM_MAX_HEIGHT, ROOM_PLANES, nw + 1), np.uint64)
     room_planes(rects, n_rooms, masks)
     decided = np.empty(width, np.uint64)
     if width >= PLANES_FROM:

@@ -182,7 +182,7 @@ def test_rooms_on_planes_make_the_lists_rows_and_sets(width, band, seed, b, h, v
     with kernel_errstate():
         rects = np.empty((rk.room_capacity(band, width, th), 4), np.int64)
         n = rk.band_rooms(band, width, key, band_no, th, rects)
-        masks = np.zeros((plain, ROOM_PLANES, nw + 1), np.uint64)
+        masks = np.zeros((plain + rk.ROOM_MAX_HEIGHT, ROOM_PLANES, nw + 1), np.uint64)
         rk.room_planes(rects, n, masks)
         bkey = np.uint64(bk.band_key(key, band_no))
         lists = [np.arange(width + kernels.LR_PAD, dtype=np.int32) for _ in range(4)]
