@@ -314,8 +314,8 @@ def planes_rows(
     n_rows: Int64 = out.shape[0]
     width = out.shape[1]
     nw = (width + 63) // 64
-    words = np.zeros((14, nw + 1), np.uint64)
-    jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo, taken, P0, N0 = words
+    words = np.zeros((15, nw + 1), np.uint64)
+    jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo, taken, P0, N0, east = words  # east: the row's ROOM_EAST
     any_door = False
     for i in range(nw):
         any_door |= doors[i] != _Z
@@ -327,7 +327,6 @@ def planes_rows(
     for x in range(width - 1):
         gaps[x >> 6] |= _1 << _U64(x & 63)
     roomy = rooms.shape[0] > 0
-    east = np.zeros(nw + 1, np.uint64)  # ROOM_EAST of the row
     for y in range(n_rows):
         point = draw_point(key, counter + _U64(y) * _U64(width))
         for i in range(nw):  # the draws, 64 a word: joins, and closes (south walls)
