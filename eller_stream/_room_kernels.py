@@ -156,6 +156,8 @@ def room_planes(rects: np.ndarray, n: int, masks: np.ndarray) -> None:
     its top close when they may."""
     for j in range(n):
         top, left, h, w = rects[j, 0], rects[j, 1], rects[j, 2], rects[j, 3]
+        if top + ROOM_MAX_HEIGHT > masks.shape[0] or (left + w + 63) >> 6 >= masks.shape[2]:
+            raise ValueError("room_planes: masks has fewer rows or words than the rooms need")
         i = left >> 6
         s = _U64(left & 63)
         east = (_U64(1) << _U64(w - 1)) - _U64(1)  # w <= ROOM_MAX_WIDTH: a byte

@@ -193,3 +193,16 @@ def test_rooms_on_planes_make_the_lists_rows_and_sets(width, band, seed, b, h, v
     np.testing.assert_array_equal(a, b_)
     np.testing.assert_array_equal(lists[0][:width], lists[2][:width])
     np.testing.assert_array_equal(lists[1][:width], lists[3][:width])
+
+
+def test_room_planes_refuse_planes_too_small_for_the_rooms():
+    # the planes are written with no bounds check: too few rows (the rooms' rows and
+    # ROOM_MAX_HEIGHT more) or words is a clear error, not memory written past the array
+    from eller_stream import _room_kernels as rk
+
+    rects = np.array([[3, 60, 4, 8]], np.int64)  # rows 3-6, columns 60-67: two words
+    with kernel_errstate():
+        rk.room_planes(rects, 1, np.zeros((3 + rk.ROOM_MAX_HEIGHT, ROOM_PLANES, 3), np.uint64))
+        for shape in ((3 + rk.ROOM_MAX_HEIGHT - 1, ROOM_PLANES, 3), (10, ROOM_PLANES, 2)):
+            with pytest.raises(ValueError, match="room_planes: masks has fewer rows or words"):
+                rk.room_planes(rects, 1, np.zeros(shape, np.uint64))
