@@ -258,14 +258,14 @@ def rooms_by_lists(
     bkey: np.uint64,
     th: np.ndarray,
     masks: np.ndarray,
-    y: Int64,
     decided: np.ndarray,
 ) -> None:
-    """Rows ``y .. len(out) - 1`` of a band with rooms (``masks``:
-    :func:`room_planes`, a row each) on the lists, continuing ``left``,
-    ``right``: the rows that meet a room by :func:`_room_row`, runs of the
-    others by :func:`eller_rows` (``decided``: scratch)."""
+    """The rows of a band with rooms (``masks``: :func:`room_planes`, a row
+    each) on the lists, from ``left``, ``right`` (sets of one cell): the
+    rows that meet a room by :func:`_room_row`, runs of the others by
+    :func:`eller_rows` (``decided``: scratch)."""
     plain, width = out.shape
+    y: Int64 = 0
     while y < plain:
         if not _meets(masks, y):
             stop = y + 1
@@ -343,5 +343,5 @@ def _band_with_rooms(
     if width >= PLANES_FROM:
         rooms_by_planes(left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided)
     else:
-        rooms_by_lists(left, right, out[:plain], bkey, th, masks, np.int64(0), decided)
+        rooms_by_lists(left, right, out[:plain], bkey, th, masks, decided)
     band_span(left, right, out[plain:], key, band, plain, band_height, th, doors, parent)

@@ -188,7 +188,7 @@ def test_rooms_on_planes_make_the_lists_rows_and_sets(width, band, seed, b, h, v
         lists = [np.arange(width + kernels.LR_PAD, dtype=np.int32) for _ in range(4)]
         a, b_ = np.empty((plain, width), np.uint8), np.empty((plain, width), np.uint8)
         decided = np.empty(width, np.uint64)
-        rk.rooms_by_lists(lists[0], lists[1], a, bkey, th, masks, np.int64(0), decided)
+        rk.rooms_by_lists(lists[0], lists[1], a, bkey, th, masks, decided)
         rk.rooms_by_planes(lists[2], lists[3], b_, bkey, th, masks, np.int64(deepest), decided)
     np.testing.assert_array_equal(a, b_)
     np.testing.assert_array_equal(lists[0][:width], lists[2][:width])
