@@ -51,6 +51,13 @@ class Server:
         self.host, port = self.address.rsplit(":", 1)
         self.port = int(port)
 
+    def wait_warm(self, seconds: float = 300) -> None:
+        """Wait until ``/v1/info`` says the warm-up is over (numba's kernels answer)."""
+        deadline = time.monotonic() + seconds
+        while not self.get("/v1/info").json()["warm"]:
+            assert time.monotonic() < deadline, "the server's warm-up did not end"
+            time.sleep(0.05)
+
     def get(self, path: str, headers: dict[str, str] | None = None, method: str = "GET") -> Answer:
         conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
         try:

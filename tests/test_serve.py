@@ -367,6 +367,7 @@ def test_sigterm_stops_it_while_a_client_reads_nothing(after: float) -> None:
     connections (an attacker's): the shutdown now gives up on it, and says
     so in one line (not uvicorn's traceback of the answer it cancelled)."""
     s = Server()
+    s.wait_warm()  # numba makes it in about a second (the lean twins took 10 s, whatever `after`)
     with socket.create_connection((s.host, s.port)) as stalled:
         stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         query = "seed=1&chunk=1&y0=0&y1=1048576&x0=0&x1=1&format=json"
@@ -463,9 +464,12 @@ def test_the_warm_up_leaves_the_kernels_ready() -> None:
     # the first requests are served by the compiled kernels, not by their lean twins
     from eller_stream import _engine as engine
     from eller_stream import plane
-    from eller_stream.serve.app import warm
+    from eller_stream.serve.app import WARM, info, warm
 
+    WARM.clear()  # as in a new server
+    assert info()["warm"] is False
     warm()
+    assert info()["warm"] is True  # /v1/info says so
     kernels = (engine.eller_rows, engine.band_stream_rows, engine.bands_rows, engine.bands_stream_rows)
     assert not any(engine.cold(k) for k in (*kernels, plane._region_kernel))  # the plane's too (/v1/region)
 
@@ -481,6 +485,7 @@ def test_on_an_empty_numba_cache_the_server_answers_while_numba_compiles(tmp_pat
     try:
         small = "/v1/rows?width=80&band=32&seed=7&start=-5&stop=60"
         first = server.get(small)
+        assert server.get("/v1/info").json()["warm"] is False  # numba is compiling
         cached_then = len(list(cache.rglob("*.nbi")))
         assert first.status == 200
         assert first.body == es.InfiniteMaze(80, band=32, seed=7).rows(-5, 60).tobytes()

@@ -5,7 +5,7 @@
 - ``GET /v1/region?chunk=16&seed=7&y0=-5&y1=60&x0=2&x1=90&format=raw``: a
   rectangle of the plane, the same way.
 - ``GET /v1/info``: the version, each endpoint's parameters and defaults,
-  the limits.
+  the limits, and whether the warm-up is over (``warm``).
 - ``GET /``: the viewer; ``/viewer.js`` and ``/eller_stream.mjs`` its scripts
   (the second is the JavaScript module, for games too, which imports
   ``/_core.mjs``, ``/plane.mjs`` and ``/_wasm.mjs``).
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Callable
 from importlib import resources
 from typing import Any, Protocol
@@ -48,6 +49,7 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 INLINE_CELLS = 2**16  # a request that makes more cells runs in a worker thread, not in the event loop
 HEAVY_AT_ONCE = 4  # worker threads making rows at once (each up to max_made_cells); the rest wait
 SHAPE = "X-Width, X-Start, X-Stop, X-Height, X-Y0, X-Y1, X-X0, X-X1"  # what an answer holds (rows, regions)
+WARM = threading.Event()  # set once warm() is over: numba's kernels answer every request
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag, " + SHAPE}
 STATIC = {
     "/": ("viewer.html", "text/html; charset=utf-8"),
@@ -151,11 +153,13 @@ async def info_route(request: Request) -> Response:
 def info() -> dict[str, Any]:
     """What ``GET /v1/info`` answers: the version, the limits and formats
     (one table for every endpoint), each endpoint's parameters and defaults
-    (``defaults`` alone: the rows')."""
+    (``defaults`` alone: the rows'), and ``warm``: whether :func:`warm` is
+    over (before, the kernels' lean twins make the answers: the same bytes,
+    the large ones slower)."""
     rows = _request.info()
     endpoints = {"/v1/rows": rows, "/v1/region": _region.info()}
     head = {"version": __version__, "defaults": rows["defaults"], "limits": LIMITS, "formats": list(FORMATS)}
-    return {**head, "endpoints": endpoints}
+    return {**head, "endpoints": endpoints, "warm": WARM.is_set()}
 
 
 def _static(name: str, media: str) -> Any:
@@ -189,7 +193,15 @@ def make_app() -> Starlette:
 
 def warm() -> None:
     """Compile (or load from numba's cache) every kernel a request can run,
-    so that the first request is as fast as the rest."""
+    so that the first request is as fast as the rest; then set :data:`WARM`
+    (also if numba failed: the lean twins answer for good)."""
+    try:
+        _warm_up()
+    finally:
+        WARM.set()
+
+
+def _warm_up() -> None:
     parse = _request.parse
     small = {"width": ["8"], "seed": ["1"], "start": ["-3"], "stop": ["9"]}
     for extra in ({}, {"loops": ["0.5"]}, {"rooms": ["0.3"]}, {"loops": ["1"], "rooms": ["0.5"]}):
