@@ -52,8 +52,7 @@ def wait_for(name: str, other: int) -> None:
 
 def streams() -> None:
     """Eller's kernels; the banded maze's rows; once the braid is ready, its
-    levels (rooms, loops, a schedule); then the banded maze's streams and
-    parallel ranges."""
+    levels (rooms, loops, a schedule); then the banded maze's streams."""
     s = es.EllerStream(8, 3)
     s.take(3)
     es.EllerStream.resume(s.checkpoint()).finish()
@@ -67,7 +66,6 @@ def streams() -> None:
     wait_for("braid", 1)
     es.InfiniteMaze(13, 5, 11, **LEVELS[0]).rows(-12, 30)  # type: ignore[arg-type]
     mark("levels")  # the other half makes their parallel ranges
-    plain.rows(0, 40_000)  # a big job: the parallel kernel
     for knobs in [{}, *LEVELS]:
         maze = es.InfiniteMaze(13, 5, 11, **knobs)  # type: ignore[arg-type]
         maze.rows(-12, 30)
@@ -85,8 +83,8 @@ def streams() -> None:
 def grids() -> None:
     """The braid and the rooms' plan (which the levels call); the other
     generators, the analysis of a grid (walks, metrics, loops, detours), the
-    plane's regions; once the levels are ready, their parallel ranges and
-    the window's searches."""
+    plane's regions; once the banded maze's rows are ready, their parallel
+    ranges; once the levels are, theirs and the window's searches."""
     th = np.zeros(16, np.uint64)  # nothing drawn: compiled, no more
     doors, none = np.zeros(13, np.uint8), np.zeros(0, np.uint8)
     _braid_kernels.band_braid(np.zeros((5, 13), np.uint8), np.uint64(1), np.uint64(2), th, doors, none)
@@ -111,6 +109,8 @@ def grids() -> None:
         plane.region(-3, 9, -5, 7)
         plane.region(0, 512, 0, 512)  # on every core
         plane.path((0, 0), (9, 9))
+    wait_for("bands", 0)
+    es.InfiniteMaze(13, 5, 11).rows(0, 40_000)  # a big job: the banded maze's parallel kernel
     wait_for("levels", 0)
     for knobs in LEVELS:
         es.InfiniteMaze(13, 5, 11, **knobs).rows(0, 40_000)  # type: ignore[arg-type]
