@@ -15,7 +15,6 @@ import numpy as np
 from ._band_kernels import TH_DOOR, TH_DOOR_ABOVE, TH_ROOM, band_span
 from ._braid_kernels import band_braid
 from ._eller_kernels import LR_PAD
-from ._eller_planes import DEEPEST, PLANES_FROM
 from ._format import EAST, SOUTH
 from ._numba import _U64, _njit, prange
 from ._room_kernels import _band_with_rooms, band_rooms, room_capacity
@@ -67,8 +66,7 @@ def band_make(
         rects = np.empty((room_capacity(band_height, out.shape[1], th), 4), np.int64)
         n_rooms = band_rooms(band_height, out.shape[1], key, band, th, rects)
     if n_rooms > 0:
-        deepest = np.int64(DEEPEST if out.shape[1] >= PLANES_FROM else -1)  # narrower: the lists are faster
-        _band_with_rooms(left, right, out, key, band, th, doors, parent, rects, n_rooms, deepest)
+        _band_with_rooms(left, right, out, key, band, th, doors, parent, rects, n_rooms)
     else:
         band_span(left, right, out, key, band, np.int64(0), band_height, th, doors, parent)
     if whole:

@@ -22,6 +22,8 @@ import numpy as np
 from ._band_kernels import ROOM_SALT, TH_ROOM, band_key, band_span, row_thresholds
 from ._eller_kernels import LR_PAD, _join, eller_rows, eller_sweep
 from ._eller_planes import (
+    DEEPEST,
+    PLANES_FROM,
     ROOM_CLOSE,
     ROOM_EAST,
     ROOM_JOINS,
@@ -325,14 +327,12 @@ def _band_with_rooms(
     parent: np.ndarray,
     rects: np.ndarray,
     n_rooms: int,
-    deepest: Int64,
 ) -> None:
     """The whole band ``band`` into ``out`` with its ``n_rooms`` rooms
     ``rects`` (:func:`band_rooms`), from sets of one cell: the rows that
-    meet a room with the same draws as the others, on bit planes
-    (:func:`rooms_by_planes`, a row nested deeper than ``deepest`` by the
-    lists), or with ``deepest`` -1 on the lists (:func:`rooms_by_lists`);
-    the last two by :func:`band_span`. The same rows either way."""
+    meet a room with the same draws as the others, on bit planes from
+    ``PLANES_FROM`` cells on (:func:`rooms_by_planes`), narrower on the
+    lists (:func:`rooms_by_lists`); the last two by :func:`band_span`."""
     band_height, width = out.shape
     bkey = band_key(key, band)
     plain = band_height - 2
@@ -340,8 +340,8 @@ def _band_with_rooms(
     masks = np.zeros((plain + ROOM_MAX_HEIGHT, ROOM_PLANES, nw + 1), np.uint64)
     room_planes(rects, n_rooms, masks)
     decided = np.empty(width, np.uint64)
-    if deepest >= 0:
-        rooms_by_planes(left, right, out[:plain], bkey, th, masks, deepest, decided)
+    if width >= PLANES_FROM:
+        rooms_by_planes(left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided)
     else:
         rooms_by_lists(left, right, out[:plain], bkey, th, masks, decided)
     band_span(left, right, out[plain:], key, band, plain, band_height, th, doors, parent)

@@ -171,25 +171,28 @@ def test_wide_bands_with_rooms_match_the_model(width, band, seed, h, v, loops, r
     deepest=st.sampled_from([0, 1, 2, 3, DEEPEST]),
 )
 def test_rooms_on_planes_make_the_lists_rows_and_sets(width, band, seed, b, h, v, rooms, deepest):
-    # a band with rooms on planes (at any width) and on the lists (deepest -1): with
-    # ``deepest`` 0 to 3 most rows go back to the lists, so both ways and the switches run.
-    # Called with the types band_make passes: numba's cached kernel, no compile of its own
+    # with ``deepest`` 0 to 3 most rows go back to the lists: both ways and the switches run
+    from eller_stream import _band_kernels as bk
     from eller_stream import _room_kernels as rk
 
     maze = es.InfiniteMaze(width, band, seed, h, v, rooms=rooms)
     th, key, band_no = maze._th, np.uint64(maze._key), np.uint64(b % 2**64)
+    plain = band - 2
+    nw = (width + 63) // 64
     with kernel_errstate():
         rects = np.empty((rk.room_capacity(band, width, th), 4), np.int64)
         n = rk.band_rooms(band, width, key, band_no, th, rects)
-        got = []
-        for way in (-1, deepest):
-            left, right = (np.arange(width + kernels.LR_PAD, dtype=np.int32) for _ in range(2))
-            out = np.empty((band, width), np.uint8)
-            doors, parent = np.zeros(width, np.uint8), np.zeros(width + 1, np.int32)
-            rk._band_with_rooms(left, right, out, key, band_no, th, doors, parent, rects, n, np.int64(way))
-            got.append((out, left[:width], right[:width]))
-    for a, b_ in zip(*got, strict=True):
-        np.testing.assert_array_equal(a, b_)
+        masks = np.zeros((plain + rk.ROOM_MAX_HEIGHT, ROOM_PLANES, nw + 1), np.uint64)
+        rk.room_planes(rects, n, masks)
+        bkey = np.uint64(bk.band_key(key, band_no))
+        lists = [np.arange(width + kernels.LR_PAD, dtype=np.int32) for _ in range(4)]
+        a, b_ = np.empty((plain, width), np.uint8), np.empty((plain, width), np.uint8)
+        decided = np.empty(width, np.uint64)
+        rk.rooms_by_lists(lists[0], lists[1], a, bkey, th, masks, decided)
+        rk.rooms_by_planes(lists[2], lists[3], b_, bkey, th, masks, np.int64(deepest), decided)
+    np.testing.assert_array_equal(a, b_)
+    np.testing.assert_array_equal(lists[0][:width], lists[2][:width])
+    np.testing.assert_array_equal(lists[1][:width], lists[3][:width])
 
 
 def test_room_planes_refuse_planes_too_small_for_the_rooms():
