@@ -49,7 +49,7 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 INLINE_CELLS = 2**16  # a request that makes more cells runs in a worker thread, not in the event loop
 HEAVY_AT_ONCE = 4  # worker threads making rows at once (each up to max_made_cells); the rest wait
 SHAPE = "X-Width, X-Start, X-Stop, X-Height, X-Y0, X-Y1, X-X0, X-X1"  # what an answer holds (rows, regions)
-WARM = threading.Event()  # set once warm() is over: numba's kernels answer every request
+WARM = threading.Event()  # set once warm() is over: numba's kernels answer (if numba failed, the lean twins)
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag, " + SHAPE}
 STATIC = {
     "/": ("viewer.html", "text/html; charset=utf-8"),
