@@ -36,6 +36,7 @@ from ._rng import _LOW32, _S32, DRAW_STEP, draw_point, mix64
 
 PLANES_FROM = 48  # the narrowest row made on planes: narrower, the lists are faster
 DEEPEST = 15  # depths 0 .. 15 in four planes
+NARROW = 2  # rows of up to this many words take their depths a word at a time
 
 # What a band's rooms ask of a row (``planes_rows``' ``rooms``, a plane each):
 ROOM_JOINS = 0  # the cell joins its east neighbour's set before the row (a room's top row)
@@ -109,10 +110,20 @@ def _rev_row(src: np.ndarray, dst: np.ndarray, nw: Int64) -> None:
 
 
 @_njit(inline="always")
-def _depths(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray) -> Int64:
+def _depths(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray, base: np.ndarray) -> Int64:
     """``D[:, i]``: the depth after each cell of word i (the sets open across
     the gap after it) as four planes.  Returns the row's greatest depth, or
-    -1 when it is deeper than ``DEEPEST`` (``D`` then unfinished)."""
+    -1 when it is deeper than ``DEEPEST`` (``D`` then of no use).  ``base``
+    (``nw`` int64s) is scratch."""
+    if nw <= NARROW:
+        return _depths_by_word(P, N, nw, D)
+    return _depths_by_pass(P, N, nw, D, base)
+
+
+@_njit(inline="always")
+def _depths_by_word(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray) -> Int64:
+    """:func:`_depths` a word at a time, the depth before each word carried
+    in a register: a narrow row's way (no vector iterations to win)."""
     depth: Int64 = 0
     most: Int64 = 0
     for i in range(nw):
@@ -138,6 +149,48 @@ def _depths(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray) -> Int64:
 
 
 @_njit(inline="always")
+def _depths_by_pass(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray, base: np.ndarray) -> Int64:
+    """:func:`_depths` in three passes over the words: each word's own
+    prefix sums from depth 0, the depth before each word, that depth added.
+    The first and the last pass carry nothing from word to word, so LLVM
+    makes them several words at a time (8 with AVX-512, ``vpopcntq`` for
+    the counts)."""
+    for i in range(nw):
+        p = P[i]
+        n = N[i]
+        opens = ~p & n
+        closes = p & ~n
+        d0, d1, d2, d3 = opens | closes, closes, closes, closes  # +1 or -1 (1111)
+        for s in (1, 2, 4, 8, 16, 32):  # prefix sums by doubling
+            sh = _U64(s)
+            d0, d1, d2, d3 = _add4(d0, d1, d2, d3, d0 << sh, d1 << sh, d2 << sh, d3 << sh)
+        D[0, i] = d0
+        D[1, i] = d1
+        D[2, i] = d2
+        D[3, i] = d3
+        base[i] = _popcount(opens) - _popcount(closes)
+    depth: Int64 = 0
+    for i in range(nw):
+        step = base[i]
+        base[i] = depth
+        depth += step
+    most: Int64 = 0
+    deeper = _Z
+    for i in range(nw):
+        k = base[i]
+        d0, d1, d2, d3 = _add4(
+            D[0, i], D[1, i], D[2, i], D[3, i], _ones(k, 0), _ones(k, 1), _ones(k, 2), _ones(k, 3)
+        )
+        deeper |= ~P[i] & N[i] & _eq(d0, d1, d2, d3, 0)  # depth 16 at an open (it moves by one a cell)
+        D[0, i] = d0
+        D[1, i] = d1
+        D[2, i] = d2
+        D[3, i] = d3
+        most = max(most, _deepest(d0, d1, d2, d3), k)
+    return -1 if deeper != _Z else most
+
+
+@_njit(inline="always")
 def _deepest(d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64) -> Int64:
     """The greatest of a word's four-plane numbers."""
     most: Int64 = 0
@@ -153,13 +206,13 @@ def _deepest(d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64) -> Int6
 @_njit(inline="always")
 def _rev_depths(D: np.ndarray, R: np.ndarray, nw: Int64) -> None:
     """``R``: the depth planes of the row reversed (at each cell, the depth
-    across the gap before it; bits reversed as :func:`_rev_row`)."""
+    across the gap before it; bits reversed as :func:`_rev_row`).  Each word
+    reads its own and the one before: no carry from word to word, so LLVM
+    makes it several words at a time."""
     for k in range(4):
-        c = _Z
-        for i in range(nw):
-            w = D[k, i]
-            R[k, nw - 1 - i] = _rev((w << _1) | c)
-            c = w >> _63
+        R[k, nw - 1] = _rev(D[k, 0] << _1)
+        for i in range(1, nw):
+            R[k, nw - 1 - i] = _rev((D[k, i] << _1) | (D[k, i - 1] >> _63))
 
 
 @_njit(inline="always")
@@ -321,6 +374,7 @@ def planes_rows(
         any_door |= doors[i] != _Z
     D = np.zeros((4, nw + 1), np.uint64)
     R = np.zeros((4, nw + 1), np.uint64)
+    base = np.zeros(nw + 1, np.int64)  # _depths' scratch
     carry = np.zeros(DEEPEST + 1, np.uint64)
     top = np.zeros(DEEPEST + 1, np.uint64)
     gaps = np.zeros(nw + 1, np.uint64)  # the gaps between cells of the row
@@ -350,7 +404,7 @@ def planes_rows(
                 carry_in = joins >> _63
                 cd[i] = (cd[i] & ~rooms[y, ROOM_OPEN, i]) | rooms[y, ROOM_CLOSE, i]
                 east[i] = rooms[y, ROOM_EAST, i]
-        most = _depths(P, N, nw, D)
+        most = _depths(P, N, nw, D, base)
         if most < 0 or most > deepest:
             _undo_joins(P, N, P0, N0, nw, roomy)
             return y
@@ -374,7 +428,7 @@ def planes_rows(
         _rev_row(w3, w1, nw)
         for i in range(nw):
             Pf[i] = P[i] | Jl[i] | w1[i]
-        most = _depths(Pf, Nf, nw, D)
+        most = _depths(Pf, Nf, nw, D, base)
         if most < 0 or most > deepest:
             _undo_joins(P, N, P0, N0, nw, roomy)
             return y
