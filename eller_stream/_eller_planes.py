@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._numba import _U64, Int64, _njit
-from ._rng import _LOW32, _S32, DRAW_STEP, draw_point, mix64
+from ._depth_lanes import LANES, conn_lanes, fill_lanes
+from ._numba import _U64, Int64, _njit, low_bits
+from ._planes_io import draw_masks, store_flags
+from ._rng import DRAW_STEP, draw_point
 
 PLANES_FROM = 48  # the narrowest row made on planes: narrower, the lists are faster
 DEEPEST = 15  # depths 0 .. 15 in four planes
@@ -216,20 +218,6 @@ def _rev_depths(D: np.ndarray, R: np.ndarray, nw: Int64) -> None:
 
 
 @_njit(inline="always")
-def _smear(v: np.uint64, s: np.uint64, carry: np.ndarray, top: np.ndarray, d: Int64) -> np.uint64:
-    """Where a source (``s``, within ``v``) lies at or before each bit with
-    ``v`` unbroken since, one bit later: an addition's carries, run on
-    across words in ``carry[d]`` and ``top[d]``."""
-    t1 = v + s
-    t2 = t1 + carry[d]
-    carry[d] = _U64(t1 < v) | _U64(t2 < t1)
-    seen = ((t2 ^ v) | s) & v
-    before: np.uint64 = (seen << _1) | top[d]
-    top[d] = seen >> _63
-    return before
-
-
-@_njit(inline="always")
 def _conn(
     P: np.ndarray, N: np.ndarray, D: np.ndarray, most: Int64, wall: np.ndarray, out: np.ndarray, nw: Int64,
     carry: np.ndarray, top: np.ndarray,
@@ -243,17 +231,9 @@ def _conn(
         p = P[i]
         n = N[i]
         d0, d1, d2, d3 = D[0, i], D[1, i], D[2, i], D[3, i]
-        closes = p & ~n
-        member = p | n
         conn = _Z
-        below = _eq(d0, d1, d2, d3, 0)
-        for d in range(1, most + 1):  # the same count in every word: no branch to miss
-            here = _eq(d0, d1, d2, d3, d)
-            m = (member & ~closes & here) | (closes & below)  # the cells of depth-d sets
-            w = here & wall[i]
-            before = _smear(~(m & ~w), w, carry, top, d)  # a wall since the set's last cell
-            conn |= here & ~(before & ~m)
-            below = here
+        for g in range(1, most + 1, LANES):  # depths 1 .. most, eight at a time
+            conn |= conn_lanes(carry, top, g, d0, d1, d2, d3, p, n, wall[i])
         out[i] = conn
 
 
@@ -269,19 +249,9 @@ def _fill(
         p = P[i]
         n = N[i]
         d0, d1, d2, d3 = D[0, i], D[1, i], D[2, i], D[3, i]
-        opens = ~p & n
-        closes = p & ~n
-        member = p | n
         res = _Z
-        below = _eq(d0, d1, d2, d3, 0)
-        for d in range(1, most + 1):
-            here = _eq(d0, d1, d2, d3, d)
-            m = (member & ~closes & here) | (closes & below)
-            first = opens & here
-            s = m & src[i]
-            before = _smear(~first | s, s, carry, top, d)
-            res |= m & before & ~first
-            below = here
+        for g in range(1, most + 1, LANES):
+            res |= fill_lanes(carry, top, g, d0, d1, d2, d3, p, n, src[i])
         out[i] = res
 
 
@@ -375,24 +345,19 @@ def planes_rows(
     D = np.zeros((4, nw + 1), np.uint64)
     R = np.zeros((4, nw + 1), np.uint64)
     base = np.zeros(nw + 1, np.int64)  # _depths' scratch
-    carry = np.zeros(DEEPEST + 1, np.uint64)
-    top = np.zeros(DEEPEST + 1, np.uint64)
+    carry = np.zeros(2 * LANES + 1, np.uint64)  # the depths' carries (conn_lanes, fill_lanes)
+    top = np.zeros(2 * LANES + 1, np.uint64)
     gaps = np.zeros(nw + 1, np.uint64)  # the gaps between cells of the row
-    for x in range(width - 1):
-        gaps[x >> 6] |= _1 << _U64(x & 63)
+    for i in range(nw):
+        cells = min(64, width - 1 - i * 64)  # the word's cells with a gap after them
+        gaps[i] = low_bits(cells) if cells > 0 else _Z
     roomy = rooms.shape[0] > 0
     for y in range(n_rows):
         point = draw_point(key, counter + _U64(y) * _U64(width))
         for i in range(nw):  # the draws, 64 a word: joins, and closes (south walls)
-            wj = _Z
-            wc = _Z
-            for b in range(min(64, width - i * 64)):
-                bits = mix64(point)
-                wj |= _U64((bits & _LOW32) < join_below) << _U64(b)
-                wc |= _U64((bits >> _S32) >= open_below) << _U64(b)
-                point += DRAW_STEP
-            jd[i] = wj
-            cd[i] = wc
+            cells = min(64, width - i * 64)
+            jd[i], cd[i] = draw_masks(point, cells, join_below, open_below)
+            point += _U64(cells) * DRAW_STEP
         if roomy:  # a room's top joins its cells' sets (the sets before kept in P0, N0)
             carry_in = _Z
             for i in range(nw):
@@ -454,6 +419,9 @@ def planes_rows(
             N[i] = Jl[i] & w1[i]
             j = J[i] | east[i]
             o = Jl[i]
-            for b in range(min(64, width - i * 64)):
-                row[i * 64 + b] = np.uint8(((j >> _U64(b)) & _1) | (((o >> _U64(b)) & _1) << _1))
+            if i * 64 + 64 <= width:
+                store_flags(row, i * 64, j, o)
+            else:
+                for b in range(width - i * 64):
+                    row[i * 64 + b] = np.uint8(((j >> _U64(b)) & _1) | (((o >> _U64(b)) & _1) << _1))
     return n_rows

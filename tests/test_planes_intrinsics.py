@@ -1,0 +1,102 @@
+"""The vector intrinsics of Eller on bit planes, compiled, against what they
+stand for computed another way: the draws as masks against numpy's draws
+(``_rng.draws``), the stored flags against numpy's unpacked bits, and the
+depth lanes against their twins (the rule a depth at a time, as the planes
+worked it before) on arbitrary words, every lane and carry compared."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eller_stream import _numba
+from eller_stream._numba import jit_disabled, kernel_errstate
+from eller_stream._rng import draws
+
+pytestmark = pytest.mark.skipif(jit_disabled(), reason="the intrinsics are compiled code (their twins run here)")
+
+u64 = st.integers(0, 2**64 - 1)
+thresholds = st.one_of(st.sampled_from([0, 1, 2**31, 2**32 - 1, 2**32]), st.integers(0, 2**32))
+
+
+@pytest.fixture(scope="module")
+def compiled() -> dict[str, Any]:
+    """Kernels that call each intrinsic (an intrinsic is only called from a kernel)."""
+    _numba.load()
+    import numba
+
+    from eller_stream import _depth_lanes, _planes_io
+
+    draw_masks, store_flags = _planes_io.draw_masks, _planes_io.store_flags
+    conn_lanes, fill_lanes = _depth_lanes.conn_lanes, _depth_lanes.fill_lanes
+
+    @numba.njit
+    def masks(point: Any, count: Any, join_below: Any, open_below: Any) -> Any:
+        return draw_masks(point, count, join_below, open_below)
+
+    @numba.njit
+    def store(row: Any, start: Any, east: Any, south: Any) -> None:
+        store_flags(row, start, east, south)
+
+    @numba.njit
+    def conn(carry: Any, top: Any, g: Any, d: Any, p: Any, n: Any, x: Any) -> Any:
+        return conn_lanes(carry, top, g, d[0], d[1], d[2], d[3], p, n, x)
+
+    @numba.njit
+    def fill(carry: Any, top: Any, g: Any, d: Any, p: Any, n: Any, x: Any) -> Any:
+        return fill_lanes(carry, top, g, d[0], d[1], d[2], d[3], p, n, x)
+
+    return {"masks": masks, "store": store, "conn": conn, "fill": fill}
+
+
+@settings(max_examples=300, deadline=None)
+@given(key=u64, counter=u64, count=st.integers(1, 64), join_below=thresholds, open_below=thresholds)
+def test_the_draws_as_masks_are_numpys_draws(compiled, key, counter, count, join_below, open_below):
+    point = np.uint64((key + counter * 0x9E3779B97F4A7C15) % 2**64)  # _rng.draw_point
+    joins, closes = compiled["masks"](point, count, np.uint64(join_below), np.uint64(open_below))
+    bits = draws(key, counter, count)
+    want_joins = sum(int(b & 0xFFFFFFFF < join_below) << i for i, b in enumerate(bits.tolist()))
+    want_closes = sum(int(b >> 32 >= open_below) << i for i, b in enumerate(bits.tolist()))
+    assert (int(joins), int(closes)) == (want_joins, want_closes)
+
+
+@settings(max_examples=200, deadline=None)
+@given(start=st.integers(0, 40), east=u64, south=u64, fill=st.integers(0, 255))
+def test_stored_flags_are_the_masks_bits_and_touch_nothing_else(compiled, start, east, south, fill):
+    row = np.full(start + 64 + 40, fill, np.uint8)
+    compiled["store"](row, start, np.uint64(east), np.uint64(south))
+    unpack = np.unpackbits(np.array([east, south], "<u8").view(np.uint8), bitorder="little").reshape(2, 64)
+    np.testing.assert_array_equal(row[start : start + 64], unpack[0] | (unpack[1] << 1))
+    assert (row[:start] == fill).all() and (row[start + 64 :] == fill).all()
+
+
+@pytest.mark.parametrize("kind", ["conn", "fill"])
+@settings(max_examples=300, deadline=None)
+@given(
+    g=st.sampled_from([1, 9]),
+    d=st.lists(u64, min_size=4, max_size=4),
+    p=u64,
+    n=u64,
+    x=u64,
+    carries=st.lists(st.integers(0, 1), min_size=16, max_size=16),
+    tops=st.lists(st.integers(0, 1), min_size=16, max_size=16),
+)
+def test_eight_depths_at_once_are_the_depths_one_at_a_time(compiled, kind, g, d, p, n, x, carries, tops):
+    from eller_stream import _depth_lanes
+
+    twin = {"conn": _depth_lanes._conn_lanes_twin, "fill": _depth_lanes._fill_lanes_twin}[kind]
+    carry = np.array([0, *carries, 0], np.uint64)  # depths 1 .. 15 in use, 16 past the planes
+    top = np.array([0, *tops, 0], np.uint64)
+    carry[16] = top[16] = 0
+    words = np.array(d, np.uint64)
+    got_carry, got_top = carry.copy(), top.copy()
+    got = compiled[kind](got_carry, got_top, g, words, np.uint64(p), np.uint64(n), np.uint64(x))
+    with kernel_errstate():
+        want = twin(carry, top, g, *(np.uint64(w) for w in d), np.uint64(p), np.uint64(n), np.uint64(x))
+    assert int(got) == int(want)
+    np.testing.assert_array_equal(got_carry, carry)
+    np.testing.assert_array_equal(got_top, top)
