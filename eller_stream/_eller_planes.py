@@ -102,16 +102,6 @@ def _rev(w: np.uint64) -> np.uint64:
 
 
 @_njit(inline="always")
-def _rev_row(src: np.ndarray, dst: np.ndarray, nw: Int64) -> None:
-    """``dst``: the row of ``nw`` words reversed, bit b of word k to bit
-    63 - b of word nw - 1 - k (the padding past the last cell comes first:
-    cells of no set, at depth 0)."""
-    for k in range(nw):
-        dst[k] = _rev(src[nw - 1 - k])
-    dst[nw] = _Z
-
-
-@_njit(inline="always")
 def _depths(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray, base: np.ndarray) -> Int64:
     """``D[:, i]``: the depth after each cell of word i (the sets open across
     the gap after it) as four planes.  Returns the row's greatest depth, or
@@ -206,15 +196,29 @@ def _deepest(d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64) -> Int6
 
 
 @_njit(inline="always")
-def _rev_depths(D: np.ndarray, R: np.ndarray, nw: Int64) -> None:
-    """``R``: the depth planes of the row reversed (at each cell, the depth
-    across the gap before it; bits reversed as :func:`_rev_row`).  Each word
-    reads its own and the one before: no carry from word to word, so LLVM
-    makes it several words at a time."""
-    for k in range(4):
-        R[k, nw - 1] = _rev(D[k, 0] << _1)
-        for i in range(1, nw):
-            R[k, nw - 1 - i] = _rev((D[k, i] << _1) | (D[k, i - 1] >> _63))
+def _reversed(
+    a: np.ndarray, b: np.ndarray, c: np.ndarray, ra: np.ndarray, rb: np.ndarray, rc: np.ndarray,
+    D: np.ndarray, R: np.ndarray, nw: Int64,
+) -> None:  # fmt: skip
+    """The row reversed for the passes from the right, in one loop (one
+    pass over the words, not seven).  ``ra``, ``rb``, ``rc``: the words of
+    ``a``, ``b``, ``c`` reversed, bit b of word k to bit 63 - b of word
+    nw - 1 - k (the padding past the last cell comes first: cells of no set,
+    at depth 0).  ``R``: the depth planes ``D`` reversed, at each cell the
+    depth across the gap before it."""
+    for k in range(nw):
+        i = nw - 1 - k
+        ra[k] = _rev(a[i])
+        rb[k] = _rev(b[i])
+        rc[k] = _rev(c[i])
+        for q in range(4):
+            w = D[q, i] << _1
+            if i > 0:
+                w |= D[q, i - 1] >> _63
+            R[q, k] = _rev(w)
+    ra[nw] = _Z
+    rb[nw] = _Z
+    rc[nw] = _Z
 
 
 @_njit(inline="always")
@@ -337,8 +341,8 @@ def planes_rows(
     n_rows: Int64 = out.shape[0]
     width = out.shape[1]
     nw = (width + 63) // 64
-    words = np.zeros((15, nw + 1), np.uint64)
-    jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo, taken, P0, N0, east = words  # east: the row's ROOM_EAST
+    words = np.zeros((16, nw + 1), np.uint64)
+    jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo, taken, P0, N0, east, rJ = words  # east: the row's ROOM_EAST
     any_door = False
     for i in range(nw):
         any_door |= doors[i] != _Z
@@ -385,14 +389,10 @@ def planes_rows(
             Jl[i] = (j << _1) | carry_in  # the join before the cell
             carry_in = j >> _63
             w3[i] = ~Jl[i]
-        _rev_depths(D, R, nw)
-        _rev_row(N, w1, nw)  # the row reversed: a later cell is an earlier one
-        _rev_row(P, w2, nw)
-        _rev_row(w3, Pf, nw)
+        _reversed(N, P, w3, w1, w2, Pf, D, R, nw)  # the row reversed: a later cell is an earlier one
         _conn(w1, w2, R, most, Pf, w3, nw, carry, top)
-        _rev_row(w3, w1, nw)
-        for i in range(nw):
-            Pf[i] = P[i] | Jl[i] | w1[i]
+        for i in range(nw):  # connected from the right: the reversed pass's words, reversed back
+            Pf[i] = P[i] | Jl[i] | _rev(w3[nw - 1 - i])
         most = _depths(Pf, Nf, nw, D, base)
         if most < 0 or most > deepest:
             _undo_joins(P, N, P0, N0, nw, roomy)
@@ -408,15 +408,11 @@ def planes_rows(
             o = ~((Nf[i] | eo[i]) & (cd[i] | (doors[i] & taken[i])))
             P[i] = o & eo[i]  # an open cell earlier in the set: the first open draw is one
             Jl[i] = o  # the open cells
-        _rev_depths(D, R, nw)
-        _rev_row(Nf, w1, nw)
-        _rev_row(Pf, w2, nw)
-        _rev_row(Jl, Nf, nw)
-        _fill(w1, w2, R, most, Nf, w3, nw, carry, top)  # an open cell later in the final set
-        _rev_row(w3, w1, nw)
+        _reversed(Nf, Pf, Jl, w1, w2, rJ, D, R, nw)
+        _fill(w1, w2, R, most, rJ, w3, nw, carry, top)  # an open cell later in the final set
         row = out[y]
         for i in range(nw):
-            N[i] = Jl[i] & w1[i]
+            N[i] = Jl[i] & _rev(w3[nw - 1 - i])  # open, with an open cell later in the final set
             j = J[i] | east[i]
             o = Jl[i]
             if i * 64 + 64 <= width:

@@ -17,7 +17,7 @@ from eller_stream import _numba
 from eller_stream._numba import jit_disabled, kernel_errstate
 from eller_stream._rng import draws
 
-pytestmark = pytest.mark.skipif(jit_disabled(), reason="the intrinsics are compiled code (their twins run here)")
+pytestmark = pytest.mark.skipif(jit_disabled(), reason="the intrinsics are compiled code (their twins run)")
 
 u64 = st.integers(0, 2**64 - 1)
 thresholds = st.one_of(st.sampled_from([0, 1, 2**31, 2**32 - 1, 2**32]), st.integers(0, 2**32))
