@@ -36,7 +36,7 @@ from ._numba import _U64, Int64, _njit, low_bits
 from ._planes_io import draw_masks, store_flags
 from ._rng import DRAW_STEP, draw_point
 
-PLANES_FROM = 48  # the narrowest row made on planes: narrower, the lists are faster
+PLANES_FROM = 32  # the narrowest row made on planes: narrower, the lists are faster
 DEEPEST = 15  # depths 0 .. 15 in four planes
 NARROW = 2  # rows of up to this many words take their depths a word at a time
 
