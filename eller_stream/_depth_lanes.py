@@ -1,18 +1,21 @@
-"""The per-depth smears of :mod:`._eller_planes`, eight depths at once.
+"""The per-depth passes of :mod:`._eller_planes`, eight depths at once.
 
 A word of a row on planes is worked once per depth of the sets open across
 it (``_conn`` and ``_fill``), and the depths are independent of one
-another: each keeps its own carries from word to word.  These intrinsics
-take depths ``g .. g + 7`` of one word together, a lane of a vector of
-eight 64-bit words each (one AVX-512 register), and return the OR of the
-eight results; their carries stay in ``carry[g:g + 8]`` and
-``top[g:g + 8]``.  A lane whose depth no cell of the row has adds nothing
-and leaves its carries at zero, so a row of depth ``most`` takes
+another: each keeps its own carries from word to word.  :func:`conn_pass`
+and :func:`fill_pass` take depths ``g .. g + 7`` together, a lane of a
+vector of eight 64-bit words each (one AVX-512 register), over all the
+words of a row, the carries of the eight lanes in registers from word to
+word; each word gets the OR of its eight lanes (``g`` 9, the depths 9-15 of
+a deeper row, ORs into what ``g`` 1 wrote).  A lane whose depth no cell of
+the row has adds nothing, so a row of depth ``most`` takes
 ``range(1, most + 1, LANES)``; lanes past depth 15 (which the four depth
-planes cannot spell) hold no cell.
+planes cannot spell) hold no cell.  The loop vectorizer does not make
+these: a depth's constants fold differently lane by lane, so the lanes are
+written here in llvmlite IR.
 
 Run as plain Python (``NUMBA_DISABLE_JIT=1``, the lean backend) each is
-its twin: the same rule, a depth at a time.
+its twin: the same rule, a depth and a word at a time.
 """
 
 from __future__ import annotations
@@ -125,15 +128,16 @@ class _Vectors:
         return b.not_(diff)
 
     def smear(self, v: Any, s: Any, carry_at: Any, top_at: Any) -> Any:
-        """The twins' ``_smear_twin`` in each lane, its carries at the two pointers."""
+        """The twins' ``_smear_twin`` in each lane, its carries in the two
+        slots (allocas: LLVM keeps them in registers across the words)."""
         b = self.b
         t1 = b.add(v, s)
-        t2 = b.add(t1, b.load(carry_at, align=8))
+        t2 = b.add(t1, b.load(carry_at))
         below_v = b.zext(b.icmp_unsigned("<", t1, v), self.vec)
-        b.store(b.or_(below_v, b.zext(b.icmp_unsigned("<", t2, t1), self.vec)), carry_at, align=8)
+        b.store(b.or_(below_v, b.zext(b.icmp_unsigned("<", t2, t1), self.vec)), carry_at)
         seen = b.and_(b.or_(b.xor(t2, v), s), v)
-        before = b.or_(b.shl(seen, self.const(1)), b.load(top_at, align=8))
-        b.store(b.lshr(seen, self.const(63)), top_at, align=8)
+        before = b.or_(b.shl(seen, self.const(1)), b.load(top_at))
+        b.store(b.lshr(seen, self.const(63)), top_at)
         return before
 
     def or_lanes(self, v: Any) -> Any:
@@ -145,58 +149,80 @@ class _Vectors:
         return self.b.extract_element(v, self.ir.Constant(self.ir.IntType(32), 0))
 
 
-def _lanes_typer(fill: bool) -> Any:
-    """The typer of :func:`conn_lanes` (``fill`` false) or :func:`fill_lanes`:
-    ``(carry, top, g, d0, d1, d2, d3, p, n, x)``, ``x`` the walls or the
-    sources."""
+def _pass_twin(lanes: Any) -> Any:
+    """The twin of a pass: ``lanes`` (``_conn_lanes_twin`` or
+    ``_fill_lanes_twin``) word by word, the carries from word to word."""
 
-    def typer(  # numba reads the arguments off the signature: one parameter each
-        typingctx: Any,
-        carry: Any,
-        top: Any,
-        g: Any,
-        d0: Any,
-        d1: Any,
-        d2: Any,
-        d3: Any,
-        p: Any,
-        n: Any,
-        x: Any,
+    def twin(
+        P: np.ndarray, N: np.ndarray, D: np.ndarray, X: np.ndarray, out: np.ndarray, nw: Int64, g: Int64
+    ) -> None:
+        carry = np.zeros(2 * LANES + 1, np.uint64)
+        top = np.zeros(2 * LANES + 1, np.uint64)
+        for i in range(int(nw)):
+            word = lanes(carry, top, g, D[0, i], D[1, i], D[2, i], D[3, i], P[i], N[i], X[i])
+            out[i] = word | (out[i] if g > 1 else _Z)
+
+    return twin
+
+
+def _pass_typer(fill: bool) -> Any:
+    """The typer of :func:`conn_pass` (``fill`` false) or :func:`fill_pass`."""
+
+    def typer(
+        typingctx: Any, P: Any, N: Any, D: Any, X: Any, out: Any, nw: Any, g: Any
     ) -> tuple[Any, _Codegen]:
         from numba import types
 
-        u64 = types.uint64
-        signature = u64(carry, top, types.int64, *([u64] * 7))
+        arrays = (P, N, D, X, out)
+        if not all(isinstance(a, types.Array) and a.dtype == types.uint64 for a in arrays):
+            return None  # type: ignore[return-value]  # numba: no such signature
+        signature = types.void(P, N, D, X, out, types.int64, types.int64)
 
         def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+            from numba.core import cgutils
+
             v = _Vectors(builder)
             b = builder
+            i64 = v.ir.IntType(64)
+            arrays = [
+                (sig.args[k], context.make_array(sig.args[k])(context, builder, args[k])) for k in range(5)
+            ]
 
-            def lanes_of(k: int) -> Any:  # a pointer to carry[g] or top[g] as a vector
-                data = context.make_array(sig.args[k])(context, builder, args[k]).data
-                return b.bitcast(b.gep(data, [args[2]]), v.vec.as_pointer())
+            def at(k: int, *index: Any) -> Any:  # a pointer to an element of array k (any layout)
+                aryty, ary = arrays[k]
+                return cgutils.get_item_pointer(context, builder, aryty, ary, index, wraparound=False)
 
-            d0, d1, d2, d3, p, n, x = (v.splat(a) for a in args[3:10])
-            depth = b.add(v.splat(args[2]), v.ir.Constant(v.vec, list(range(LANES))))
+            depth = b.add(v.splat(args[6]), v.ir.Constant(v.vec, list(range(LANES))))
             # past depth 15 the four planes spell 0 again: those lanes hold no cell
             valid = b.sext(b.icmp_unsigned("<", depth, v.const(16)), v.vec)
-            here = b.and_(v.eq((d0, d1, d2, d3), depth), valid)
-            below = b.and_(v.eq((d0, d1, d2, d3), b.sub(depth, v.const(1))), valid)
-            closes = b.and_(p, b.not_(n))
-            m = b.or_(b.and_(b.and_(b.or_(p, n), b.not_(closes)), here), b.and_(closes, below))
-            if fill:
-                first = b.and_(b.and_(b.not_(p), n), here)
-                s = b.and_(m, x)
-                before = v.smear(b.or_(b.not_(first), s), s, lanes_of(0), lanes_of(1))
-                return v.or_lanes(b.and_(b.and_(m, before), b.not_(first)))
-            s = b.and_(here, x)
-            before = v.smear(b.not_(b.and_(m, b.not_(s))), s, lanes_of(0), lanes_of(1))
-            return v.or_lanes(b.and_(here, b.not_(b.and_(before, b.not_(m)))))
+            keep = b.sext(b.icmp_signed(">", args[6], v.ir.Constant(i64, 1)), i64)  # depths 9-15: OR in
+            carry_at = cgutils.alloca_once_value(builder, v.const(0))
+            top_at = cgutils.alloca_once_value(builder, v.const(0))
+            with cgutils.for_range(builder, args[5]) as loop:
+                i = loop.index
+                d0, d1, d2, d3 = (v.splat(b.load(at(2, v.ir.Constant(i64, k), i))) for k in range(4))
+                p, n, x = (v.splat(b.load(at(k, i))) for k in (0, 1, 3))
+                here = b.and_(v.eq((d0, d1, d2, d3), depth), valid)
+                below = b.and_(v.eq((d0, d1, d2, d3), b.sub(depth, v.const(1))), valid)
+                closes = b.and_(p, b.not_(n))
+                m = b.or_(b.and_(b.and_(b.or_(p, n), b.not_(closes)), here), b.and_(closes, below))
+                if fill:
+                    first = b.and_(b.and_(b.not_(p), n), here)
+                    s = b.and_(m, x)
+                    before = v.smear(b.or_(b.not_(first), s), s, carry_at, top_at)
+                    result = b.and_(b.and_(m, before), b.not_(first))
+                else:
+                    s = b.and_(here, x)
+                    before = v.smear(b.not_(b.and_(m, b.not_(s))), s, carry_at, top_at)
+                    result = b.and_(here, b.not_(b.and_(before, b.not_(m))))
+                slot = at(4, i)
+                b.store(b.or_(v.or_lanes(result), b.and_(b.load(slot), keep)), slot)
+            return context.get_dummy_value()
 
         return signature, codegen
 
     return typer
 
 
-conn_lanes = _intrinsic(_lanes_typer(False), _conn_lanes_twin)
-fill_lanes = _intrinsic(_lanes_typer(True), _fill_lanes_twin)
+conn_pass = _intrinsic(_pass_typer(False), _pass_twin(_conn_lanes_twin))
+fill_pass = _intrinsic(_pass_typer(True), _pass_twin(_fill_lanes_twin))

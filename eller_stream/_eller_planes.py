@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._depth_lanes import LANES, conn_lanes, fill_lanes
+from ._depth_lanes import LANES, conn_pass, fill_pass
 from ._numba import _U64, Int64, _njit, low_bits
 from ._planes_io import draw_masks, store_flags
 from ._rng import DRAW_STEP, draw_point
@@ -223,53 +223,35 @@ def _reversed(
 
 @_njit(inline="always")
 def _conn(
-    P: np.ndarray, N: np.ndarray, D: np.ndarray, most: Int64, wall: np.ndarray, out: np.ndarray, nw: Int64,
-    carry: np.ndarray, top: np.ndarray,
-) -> None:  # fmt: skip
+    P: np.ndarray, N: np.ndarray, D: np.ndarray, most: Int64, wall: np.ndarray, out: np.ndarray, nw: Int64
+) -> None:
     """``out``: each cell connected, through the gaps before it (``wall``: a
     bit a gap, the gap after it closed), to the innermost set open across
     the gap after it."""
-    carry[:] = _Z
-    top[:] = _Z
-    for i in range(nw):
-        p = P[i]
-        n = N[i]
-        d0, d1, d2, d3 = D[0, i], D[1, i], D[2, i], D[3, i]
-        conn = _Z
-        for g in range(1, most + 1, LANES):  # depths 1 .. most, eight at a time
-            conn |= conn_lanes(carry, top, g, d0, d1, d2, d3, p, n, wall[i])
-        out[i] = conn
+    for g in range(1, max(most, 1) + 1, LANES):  # depths 1 .. most, eight at a time
+        conn_pass(P, N, D, wall, out, nw, g)
 
 
 @_njit(inline="always")
 def _fill(
-    P: np.ndarray, N: np.ndarray, D: np.ndarray, most: Int64, src: np.ndarray, out: np.ndarray, nw: Int64,
-    carry: np.ndarray, top: np.ndarray,
-) -> None:  # fmt: skip
+    P: np.ndarray, N: np.ndarray, D: np.ndarray, most: Int64, src: np.ndarray, out: np.ndarray, nw: Int64
+) -> None:
     """``out``: each cell has an earlier cell of its set in ``src``."""
-    carry[:] = _Z
-    top[:] = _Z
-    for i in range(nw):
-        p = P[i]
-        n = N[i]
-        d0, d1, d2, d3 = D[0, i], D[1, i], D[2, i], D[3, i]
-        res = _Z
-        for g in range(1, most + 1, LANES):
-            res |= fill_lanes(carry, top, g, d0, d1, d2, d3, p, n, src[i])
-        out[i] = res
+    for g in range(1, max(most, 1) + 1, LANES):
+        fill_pass(P, N, D, src, out, nw, g)
 
 
 @_njit
 def _doors_taken(
     Pf: np.ndarray, Nf: np.ndarray, D: np.ndarray, most: Int64, doors: np.ndarray, cd: np.ndarray,
-    src: np.ndarray, out: np.ndarray, nw: Int64, carry: np.ndarray, top: np.ndarray,
+    src: np.ndarray, out: np.ndarray, nw: Int64,
 ) -> None:  # fmt: skip
     """``out``: each cell has an earlier cell of its final set in a door
     column with an open draw (a call of its own: inlined, the rows without
     doors would pay for its registers)."""
     for i in range(nw):
         src[i] = doors[i] & ~cd[i]
-    _fill(Pf, Nf, D, most, src, out, nw, carry, top)
+    _fill(Pf, Nf, D, most, src, out, nw)
 
 
 @_njit(inline="always")
@@ -349,8 +331,6 @@ def planes_rows(
     D = np.zeros((4, nw + 1), np.uint64)
     R = np.zeros((4, nw + 1), np.uint64)
     base = np.zeros(nw + 1, np.int64)  # _depths' scratch
-    carry = np.zeros(2 * LANES + 1, np.uint64)  # the depths' carries (conn_lanes, fill_lanes)
-    top = np.zeros(2 * LANES + 1, np.uint64)
     gaps = np.zeros(nw + 1, np.uint64)  # the gaps between cells of the row
     for i in range(nw):
         cells = min(64, width - 1 - i * 64)  # the word's cells with a gap after them
@@ -379,7 +359,7 @@ def planes_rows(
             return y
         for i in range(nw):
             w1[i] = ~jd[i]
-        _conn(P, N, D, most, w1, conn, nw, carry, top)
+        _conn(P, N, D, most, w1, conn, nw)
         carry_in = _Z
         for i in range(nw):
             nxt = (P[i] >> _1) | (P[i + 1] << _63)  # x + 1 continues a set
@@ -390,7 +370,7 @@ def planes_rows(
             carry_in = j >> _63
             w3[i] = ~Jl[i]
         _reversed(N, P, w3, w1, w2, Pf, D, R, nw)  # the row reversed: a later cell is an earlier one
-        _conn(w1, w2, R, most, Pf, w3, nw, carry, top)
+        _conn(w1, w2, R, most, Pf, w3, nw)
         for i in range(nw):  # connected from the right: the reversed pass's words, reversed back
             Pf[i] = P[i] | Jl[i] | _rev(w3[nw - 1 - i])
         most = _depths(Pf, Nf, nw, D, base)
@@ -399,9 +379,9 @@ def planes_rows(
             return y
         for i in range(nw):
             w3[i] = ~cd[i]
-        _fill(Pf, Nf, D, most, w3, eo, nw, carry, top)  # an open draw earlier in the final set
+        _fill(Pf, Nf, D, most, w3, eo, nw)  # an open draw earlier in the final set
         if any_door:
-            _doors_taken(Pf, Nf, D, most, doors, cd, w1, taken, nw, carry, top)
+            _doors_taken(Pf, Nf, D, most, doors, cd, w1, taken, nw)
         for i in range(nw):
             # closed: not alone (a later cell, or an open one before), and drawn closed
             # or a door column after a door that opened
@@ -409,7 +389,7 @@ def planes_rows(
             P[i] = o & eo[i]  # an open cell earlier in the set: the first open draw is one
             Jl[i] = o  # the open cells
         _reversed(Nf, Pf, Jl, w1, w2, rJ, D, R, nw)
-        _fill(w1, w2, R, most, rJ, w3, nw, carry, top)  # an open cell later in the final set
+        _fill(w1, w2, R, most, rJ, w3, nw)  # an open cell later in the final set
         row = out[y]
         for i in range(nw):
             N[i] = Jl[i] & _rev(w3[nw - 1 - i])  # open, with an open cell later in the final set

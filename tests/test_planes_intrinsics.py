@@ -2,7 +2,7 @@
 stand for computed another way: the draws as masks against numpy's draws
 (``_rng.draws``), the stored flags against numpy's unpacked bits, and the
 depth lanes against their twins (the rule a depth at a time, as the planes
-worked it before) on arbitrary words, every lane and carry compared."""
+worked it before) on arbitrary words, every lane and carry counted."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def compiled() -> dict[str, Any]:
     from eller_stream import _depth_lanes, _planes_io
 
     draw_masks, store_flags = _planes_io.draw_masks, _planes_io.store_flags
-    conn_lanes, fill_lanes = _depth_lanes.conn_lanes, _depth_lanes.fill_lanes
+    conn_pass, fill_pass = _depth_lanes.conn_pass, _depth_lanes.fill_pass
 
     @numba.njit
     def masks(point: Any, count: Any, join_below: Any, open_below: Any) -> Any:
@@ -43,12 +43,12 @@ def compiled() -> dict[str, Any]:
         store_flags(row, start, east, south)
 
     @numba.njit
-    def conn(carry: Any, top: Any, g: Any, d: Any, p: Any, n: Any, x: Any) -> Any:
-        return conn_lanes(carry, top, g, d[0], d[1], d[2], d[3], p, n, x)
+    def conn(P: Any, N: Any, D: Any, X: Any, out: Any, nw: Any, g: Any) -> None:
+        conn_pass(P, N, D, X, out, nw, g)
 
     @numba.njit
-    def fill(carry: Any, top: Any, g: Any, d: Any, p: Any, n: Any, x: Any) -> Any:
-        return fill_lanes(carry, top, g, d[0], d[1], d[2], d[3], p, n, x)
+    def fill(P: Any, N: Any, D: Any, X: Any, out: Any, nw: Any, g: Any) -> None:
+        fill_pass(P, N, D, X, out, nw, g)
 
     return {"masks": masks, "store": store, "conn": conn, "fill": fill}
 
@@ -76,27 +76,20 @@ def test_stored_flags_are_the_masks_bits_and_touch_nothing_else(compiled, start,
 
 @pytest.mark.parametrize("kind", ["conn", "fill"])
 @settings(max_examples=300, deadline=None)
-@given(
-    g=st.sampled_from([1, 9]),
-    d=st.lists(u64, min_size=4, max_size=4),
-    p=u64,
-    n=u64,
-    x=u64,
-    carries=st.lists(st.integers(0, 1), min_size=16, max_size=16),
-    tops=st.lists(st.integers(0, 1), min_size=16, max_size=16),
-)
-def test_eight_depths_at_once_are_the_depths_one_at_a_time(compiled, kind, g, d, p, n, x, carries, tops):
+@given(g=st.sampled_from([1, 9]), nw=st.integers(1, 5), data=st.data())
+def test_eight_depths_at_once_are_the_depths_one_at_a_time(compiled, kind, g, nw, data):
+    # arbitrary words (not only a row's), so every lane and its carries count; a pass of
+    # depths 9-16 ORs into what the pass of depths 1-8 wrote
     from eller_stream import _depth_lanes
 
-    twin = {"conn": _depth_lanes._conn_lanes_twin, "fill": _depth_lanes._fill_lanes_twin}[kind]
-    carry = np.array([0, *carries, 0], np.uint64)  # depths 1 .. 15 in use, 16 past the planes
-    top = np.array([0, *tops, 0], np.uint64)
-    carry[16] = top[16] = 0
-    words = np.array(d, np.uint64)
-    got_carry, got_top = carry.copy(), top.copy()
-    got = compiled[kind](got_carry, got_top, g, words, np.uint64(p), np.uint64(n), np.uint64(x))
+    lanes = {"conn": _depth_lanes._conn_lanes_twin, "fill": _depth_lanes._fill_lanes_twin}[kind]
+    twin = _depth_lanes._pass_twin(lanes)
+    row = st.lists(u64, min_size=nw + 1, max_size=nw + 1)
+    P, N, X, before = (np.array(data.draw(row), np.uint64) for _ in range(4))
+    D = np.array([data.draw(row) for _ in range(4)], np.uint64)
+    got, want = before.copy(), before.copy()
+    compiled[kind](P, N, D, X, got, nw, g)
     with kernel_errstate():
-        want = twin(carry, top, g, *(np.uint64(w) for w in d), np.uint64(p), np.uint64(n), np.uint64(x))
-    assert int(got) == int(want)
-    np.testing.assert_array_equal(got_carry, carry)
-    np.testing.assert_array_equal(got_top, top)
+        twin(P, N, D, X, want, nw, g)
+    np.testing.assert_array_equal(got, want)
+    assert got[nw] == before[nw]  # the word past the row is not written
