@@ -56,18 +56,25 @@ def _smear_twin(v: np.uint64, s: np.uint64, carry: np.ndarray, top: np.ndarray, 
     return _U64(((seen << 1) & mask) | top_in)
 
 
+def _at_depth_twin(
+    d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64, p: np.uint64, n: np.uint64, d: Int64
+) -> tuple[np.uint64, np.uint64]:
+    """(the cells at depth ``d``, the cells of the depth-``d`` sets): the
+    latter are the members there that do not close a set, and the closes
+    one depth up (a set's last cell is at its depth less one after it)."""
+    closes = p & ~n
+    here = _eq_twin(d0, d1, d2, d3, d)
+    return here, ((p | n) & ~closes & here) | (closes & _eq_twin(d0, d1, d2, d3, d - 1))
+
+
 def _conn_lanes_twin(
     carry: np.ndarray, top: np.ndarray, g: Int64, d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64,
     p: np.uint64, n: np.uint64, wall: np.uint64,
 ) -> np.uint64:  # fmt: skip
     """Depths ``g .. g + 7`` of ``_eller_planes._conn`` for one word."""
-    closes = p & ~n
-    member = p | n
     out = _Z
     for d in range(int(g), min(int(g) + LANES, 16)):  # the planes hold depths 0 .. 15
-        here = _eq_twin(d0, d1, d2, d3, d)
-        below = _eq_twin(d0, d1, d2, d3, d - 1)
-        m = (member & ~closes & here) | (closes & below)
+        here, m = _at_depth_twin(d0, d1, d2, d3, p, n, d)
         w = here & wall
         before = _smear_twin(~(m & ~w), w, carry, top, d)
         out |= here & ~(before & ~m)
@@ -79,15 +86,10 @@ def _fill_lanes_twin(
     p: np.uint64, n: np.uint64, src: np.uint64,
 ) -> np.uint64:  # fmt: skip
     """Depths ``g .. g + 7`` of ``_eller_planes._fill`` for one word."""
-    opens = ~p & n
-    closes = p & ~n
-    member = p | n
     out = _Z
     for d in range(int(g), min(int(g) + LANES, 16)):  # the planes hold depths 0 .. 15
-        here = _eq_twin(d0, d1, d2, d3, d)
-        below = _eq_twin(d0, d1, d2, d3, d - 1)
-        m = (member & ~closes & here) | (closes & below)
-        first = opens & here
+        here, m = _at_depth_twin(d0, d1, d2, d3, p, n, d)
+        first = ~p & n & here
         s = m & src
         before = _smear_twin(~first | s, s, carry, top, d)
         out |= m & before & ~first

@@ -113,6 +113,18 @@ def _depths(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray, base: np.nda
 
 
 @_njit(inline="always")
+def _word_depths(opens: np.uint64, closes: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The depth after each cell of a word counted from the word's start
+    (four planes, mod 16): a prefix sum of +1 at the opens and -1 (1111)
+    at the closes, by doubling."""
+    d0, d1, d2, d3 = opens | closes, closes, closes, closes
+    for s in (1, 2, 4, 8, 16, 32):
+        sh = _U64(s)
+        d0, d1, d2, d3 = _add4(d0, d1, d2, d3, d0 << sh, d1 << sh, d2 << sh, d3 << sh)
+    return d0, d1, d2, d3
+
+
+@_njit(inline="always")
 def _depths_by_word(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray) -> Int64:
     """:func:`_depths` a word at a time, the depth before each word carried
     in a register: a narrow row's way (no vector iterations to win)."""
@@ -123,10 +135,7 @@ def _depths_by_word(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray) -> I
         n = N[i]
         opens = ~p & n
         closes = p & ~n
-        d0, d1, d2, d3 = opens | closes, closes, closes, closes  # +1 or -1 (1111)
-        for s in (1, 2, 4, 8, 16, 32):  # prefix sums by doubling
-            sh = _U64(s)
-            d0, d1, d2, d3 = _add4(d0, d1, d2, d3, d0 << sh, d1 << sh, d2 << sh, d3 << sh)
+        d0, d1, d2, d3 = _word_depths(opens, closes)
         k0, k1, k2, k3 = _ones(depth, 0), _ones(depth, 1), _ones(depth, 2), _ones(depth, 3)
         d0, d1, d2, d3 = _add4(d0, d1, d2, d3, k0, k1, k2, k3)  # plus the depth before the word
         if opens & _eq(d0, d1, d2, d3, 0) != _Z:  # depth 16 (it moves by one a cell)
@@ -152,10 +161,7 @@ def _depths_by_pass(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray, base
         n = N[i]
         opens = ~p & n
         closes = p & ~n
-        d0, d1, d2, d3 = opens | closes, closes, closes, closes  # +1 or -1 (1111)
-        for s in (1, 2, 4, 8, 16, 32):  # prefix sums by doubling
-            sh = _U64(s)
-            d0, d1, d2, d3 = _add4(d0, d1, d2, d3, d0 << sh, d1 << sh, d2 << sh, d3 << sh)
+        d0, d1, d2, d3 = _word_depths(opens, closes)
         D[0, i] = d0
         D[1, i] = d1
         D[2, i] = d2
