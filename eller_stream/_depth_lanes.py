@@ -24,22 +24,25 @@ from typing import Any
 
 import numpy as np
 
-from ._numba import _U64, Int64, _Codegen, _intrinsic
+from ._numba import _U64, Int64, _Codegen, _intrinsic, _njit, _splat
 
 LANES = 8
 
 _Z = _U64(0)
 _1 = _U64(1)
 _63 = _U64(63)
-_ALL = _U64(0xFFFFFFFFFFFFFFFF)
 
 
-def _eq_twin(d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64, d: Int64) -> np.uint64:
-    """Where the four-plane number is ``d`` (``_eller_planes._eq``)."""
-    word = _ALL
-    for b, plane in enumerate((d0, d1, d2, d3)):
-        word &= plane if (int(d) >> b) & 1 else ~plane
-    return _U64(word)
+@_njit(inline="always")
+def _ones(k: Int64, b: Int64) -> np.uint64:
+    """All ones where bit ``b`` of ``k`` is set, else zero."""
+    return _Z - ((_U64(k) >> _U64(b)) & _1)
+
+
+@_njit(inline="always")
+def _eq(d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64, d: Int64) -> np.uint64:
+    """Where the four-plane number is ``d``."""
+    return ~(d0 ^ _ones(d, 0)) & ~(d1 ^ _ones(d, 1)) & ~(d2 ^ _ones(d, 2)) & ~(d3 ^ _ones(d, 3))
 
 
 def _smear_twin(v: np.uint64, s: np.uint64, carry: np.ndarray, top: np.ndarray, d: Int64) -> np.uint64:
@@ -63,8 +66,8 @@ def _at_depth_twin(
     latter are the members there that do not close a set, and the closes
     one depth up (a set's last cell is at its depth less one after it)."""
     closes = p & ~n
-    here = _eq_twin(d0, d1, d2, d3, d)
-    return here, ((p | n) & ~closes & here) | (closes & _eq_twin(d0, d1, d2, d3, d - 1))
+    here = _eq(d0, d1, d2, d3, d)
+    return here, ((p | n) & ~closes & here) | (closes & _eq(d0, d1, d2, d3, d - 1))
 
 
 def _conn_lanes_twin(
@@ -116,9 +119,7 @@ class _Vectors:
         )
 
     def splat(self, value: Any) -> Any:
-        return self.shuffle(
-            self.b.insert_element(self.undef, value, self.ir.Constant(self.ir.IntType(32), 0)), [0] * LANES
-        )
+        return _splat(self.b, value, LANES)
 
     def eq(self, planes: tuple[Any, ...], depth: Any) -> Any:
         """Where the four planes spell each lane's ``depth``."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._depth_lanes import LANES, conn_pass, fill_pass
+from ._depth_lanes import LANES, _eq, _ones, conn_pass, fill_pass
 from ._numba import _U64, Int64, _njit, low_bits
 from ._planes_io import draw_masks, store_flags
 from ._rng import DRAW_STEP, draw_point
@@ -50,18 +50,6 @@ ROOM_PLANES = 4
 _Z = _U64(0)
 _1 = _U64(1)
 _63 = _U64(63)
-
-
-@_njit(inline="always")
-def _ones(k: Int64, b: Int64) -> np.uint64:
-    """All ones where bit ``b`` of ``k`` is set, else zero."""
-    return _Z - ((_U64(k) >> _U64(b)) & _1)
-
-
-@_njit(inline="always")
-def _eq(d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64, d: Int64) -> np.uint64:
-    """Where the four-plane number is ``d``."""
-    return ~(d0 ^ _ones(d, 0)) & ~(d1 ^ _ones(d, 1)) & ~(d2 ^ _ones(d, 2)) & ~(d3 ^ _ones(d, 3))
 
 
 @_njit(inline="always")

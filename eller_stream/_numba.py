@@ -295,16 +295,14 @@ def _at(context: Any, builder: Any, signature: Any, args: Any, pointee: Any) -> 
     return builder.bitcast(builder.gep(data, [args[1]]), pointee.as_pointer())
 
 
-def _splat_byte(builder: Any, value: Any) -> Any:
-    """The low byte of the integer ``value`` in each lane of a 64-byte vector."""
+def _splat(builder: Any, value: Any, lanes: int) -> Any:
+    """The llvmlite integer ``value`` in each of the ``lanes`` lanes of a vector."""
     from llvmlite import ir
 
-    vector = ir.VectorType(ir.IntType(8), 64)
-    one = builder.insert_element(
-        ir.Constant(vector, ir.Undefined), builder.trunc(value, ir.IntType(8)), ir.Constant(ir.IntType(32), 0)
-    )
-    lanes = ir.Constant(ir.VectorType(ir.IntType(32), 64), [0] * 64)
-    return builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined), lanes)
+    vector = ir.VectorType(value.type, lanes)
+    one = builder.insert_element(ir.Constant(vector, ir.Undefined), value, ir.Constant(ir.IntType(32), 0))
+    picks = ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes)
+    return builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined), picks)
 
 
 def _prefetch_twin(array: np.ndarray, i: Int64) -> None:
@@ -396,9 +394,8 @@ def _bits_of_typer(typingctx: Any, bytes_: Any, start: Any, flag: Any) -> tuple[
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         vector = ir.VectorType(ir.IntType(8), 64)
         loaded = builder.load(_at(context, builder, signature, args, vector), align=1)
-        set_ = builder.icmp_unsigned(
-            "!=", builder.and_(loaded, _splat_byte(builder, args[2])), ir.Constant(vector, [0] * 64)
-        )
+        flag = _splat(builder, builder.trunc(args[2], ir.IntType(8)), 64)
+        set_ = builder.icmp_unsigned("!=", builder.and_(loaded, flag), ir.Constant(vector, [0] * 64))
         return builder.bitcast(set_, ir.IntType(64))
 
     return types.uint64(bytes_, types.int64, types.int64), codegen
@@ -429,7 +426,8 @@ def _or_at_bits_typer(typingctx: Any, bytes_: Any, start: Any, bits: Any, flag: 
         vector = ir.VectorType(ir.IntType(8), 64)
         pointer = _at(context, builder, signature, args, vector)
         where = builder.bitcast(args[2], ir.VectorType(ir.IntType(1), 64))
-        added = builder.select(where, _splat_byte(builder, args[3]), ir.Constant(vector, [0] * 64))
+        flag = _splat(builder, builder.trunc(args[3], ir.IntType(8)), 64)
+        added = builder.select(where, flag, ir.Constant(vector, [0] * 64))
         builder.store(builder.or_(builder.load(pointer, align=1), added), pointer, align=1)
         return context.get_dummy_value()
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._numba import _U64, Int64, _at, _Codegen, _intrinsic, _is_bytes
+from ._numba import _U64, Int64, _at, _Codegen, _intrinsic, _is_bytes, _splat
 from ._rng import _GOLDEN, _LOW32, _MIX1, _MIX2, _S32, _mix64_int
 
 CELLS = 64
@@ -55,24 +55,21 @@ def _draw_masks_typer(
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
         i64 = ir.IntType(64)
         vec = ir.VectorType(i64, CELLS)
-        undef = ir.Constant(vec, ir.Undefined)
-
-        def splat(value: Any) -> Any:
-            one = builder.insert_element(undef, value, ir.Constant(ir.IntType(32), 0))
-            return builder.shuffle_vector(
-                one, undef, ir.Constant(ir.VectorType(ir.IntType(32), CELLS), [0] * CELLS)
-            )
 
         def const(value: int) -> Any:
             return ir.Constant(vec, [value] * CELLS)
 
         steps = ir.Constant(vec, [b * int(_GOLDEN) % 2**64 for b in range(CELLS)])
-        z = builder.add(splat(args[0]), steps)
+        z = builder.add(_splat(builder, args[0], CELLS), steps)
         for shift, factor in ((30, int(_MIX1)), (27, int(_MIX2))):  # mix64, lane by lane
             z = builder.mul(builder.xor(z, builder.lshr(z, const(shift))), const(factor))
         z = builder.xor(z, builder.lshr(z, const(31)))
-        joins = builder.icmp_unsigned("<", builder.and_(z, const(int(_LOW32))), splat(args[2]))
-        closes = builder.icmp_unsigned(">=", builder.lshr(z, const(int(_S32))), splat(args[3]))
+        joins = builder.icmp_unsigned(
+            "<", builder.and_(z, const(int(_LOW32))), _splat(builder, args[2], CELLS)
+        )
+        closes = builder.icmp_unsigned(
+            ">=", builder.lshr(z, const(int(_S32))), _splat(builder, args[3], CELLS)
+        )
         # the low ``count`` bits: all ones shifted right by 64 - count (count >= 1)
         valid = builder.lshr(ir.Constant(i64, 2**64 - 1), builder.sub(ir.Constant(i64, 64), args[1]))
         pair = [builder.and_(builder.bitcast(mask, i64), valid) for mask in (joins, closes)]
