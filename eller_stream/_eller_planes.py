@@ -101,15 +101,19 @@ def _depths(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray, base: np.nda
 
 
 @_njit(inline="always")
-def _word_depths(opens: np.uint64, closes: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
-    """The depth after each cell of a word counted from the word's start
-    (four planes, mod 16): a prefix sum of +1 at the opens and -1 (1111)
-    at the closes, by doubling."""
+def _word_depths(
+    p: np.uint64, n: np.uint64
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """A word's opens (``~p & n``), its closes (``p & ~n``) and the depth
+    after each cell counted from the word's start (four planes, mod 16): a
+    prefix sum of +1 at the opens and -1 (1111) at the closes, by doubling."""
+    opens = ~p & n
+    closes = p & ~n
     d0, d1, d2, d3 = opens | closes, closes, closes, closes
     for s in (1, 2, 4, 8, 16, 32):
         sh = _U64(s)
         d0, d1, d2, d3 = _add4(d0, d1, d2, d3, d0 << sh, d1 << sh, d2 << sh, d3 << sh)
-    return d0, d1, d2, d3
+    return opens, closes, d0, d1, d2, d3
 
 
 @_njit(inline="always")
@@ -119,11 +123,7 @@ def _depths_by_word(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray) -> I
     depth: Int64 = 0
     most: Int64 = 0
     for i in range(nw):
-        p = P[i]
-        n = N[i]
-        opens = ~p & n
-        closes = p & ~n
-        d0, d1, d2, d3 = _word_depths(opens, closes)
+        opens, closes, d0, d1, d2, d3 = _word_depths(P[i], N[i])
         k0, k1, k2, k3 = _ones(depth, 0), _ones(depth, 1), _ones(depth, 2), _ones(depth, 3)
         d0, d1, d2, d3 = _add4(d0, d1, d2, d3, k0, k1, k2, k3)  # plus the depth before the word
         if opens & _eq(d0, d1, d2, d3, 0) != _Z:  # depth 16 (it moves by one a cell)
@@ -145,11 +145,7 @@ def _depths_by_pass(P: np.ndarray, N: np.ndarray, nw: Int64, D: np.ndarray, base
     makes them several words at a time (8 with AVX-512, ``vpopcntq`` for
     the counts)."""
     for i in range(nw):
-        p = P[i]
-        n = N[i]
-        opens = ~p & n
-        closes = p & ~n
-        d0, d1, d2, d3 = _word_depths(opens, closes)
+        opens, closes, d0, d1, d2, d3 = _word_depths(P[i], N[i])
         D[0, i] = d0
         D[1, i] = d1
         D[2, i] = d2
