@@ -39,10 +39,9 @@ from ._eller_kernels import (
     row_draws,
 )
 from ._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES, lists_of_planes, planes_of_lists, planes_rows
-from ._format import EAST, SOUTH
+from ._last_row_kernels import last_row, last_row_of_planes
 from ._numba import _U64, Int64, _njit, _sel, prange
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
-from ._union_find import find
 
 # Indices into the thresholds array ``th`` (probabilities scaled to [0, 2**32]):
 TH_JOIN = 0  # east wall, rows 1 .. K-2
@@ -165,84 +164,6 @@ def _penultimate_row(
 
 
 @_njit
-def _last_row(
-    left: np.ndarray, right: np.ndarray, row: np.ndarray, doors: np.ndarray, parent: np.ndarray
-) -> None:
-    """The band's last row: join side-by-side cells of different sets unless
-    both sets hold a door column; open SOUTH at exactly the doors.  Leaves
-    ``left``/``right`` as sets of one cell (the next band's first row).
-
-    ``parent`` is a union-find over the row's cells, each set rooted at its
-    first cell; while the row is built, bit 4 of ``row[root]`` marks a set
-    that holds a door column."""
-    width = row.shape[0]
-    for x in range(width):
-        row[x] = 0
-    # One pass: a cell's set is its previous cell's (``left[x] < x``), or
-    # starts at x; each set's root marks whether the set holds a door.
-    for x in range(width):
-        lx = np.int64(left[x])
-        parent[x] = x
-        root = parent[_sel(np.int64(lx < x), lx, np.int64(x))]
-        parent[x] = root
-        row[root] |= doors[x] * _HELD
-    _last_joins(left, right, row, doors, parent)
-
-
-_HELD = np.uint8(4)
-
-
-@_njit(inline="always")
-def _last_joins(
-    left: np.ndarray, right: np.ndarray, row: np.ndarray, doors: np.ndarray, parent: np.ndarray
-) -> None:
-    """:func:`_last_row` once ``parent`` roots each set at its first cell and
-    ``row`` marks the roots of the sets that hold a door."""
-    width = row.shape[0]
-    # x's root is carried from the gap before (x's own root, or the one it
-    # was linked under): one find a gap, and the link without a branch
-    # (declined links go to the scratch slot ``parent[width]``).
-    scratch = np.int64(width)
-    a = find(parent, np.int64(0))
-    for x in range(width - 1):
-        b = find(parent, np.int64(x + 1))
-        join = np.int64(a != b) & np.int64((row[a] & row[b] & _HELD) == 0)
-        parent[_sel(join, b, scratch)] = a
-        row[a] |= row[b] & _HELD
-        row[x] |= np.uint8(join)  # EAST
-        a = _sel(join, a, b)
-    for x in range(width):
-        row[x] = (row[x] & EAST) | (SOUTH * doors[x])
-        left[x] = x
-        right[x] = x
-
-
-@_njit
-def _last_row_of_planes(
-    P: np.ndarray, N: np.ndarray, left: np.ndarray, right: np.ndarray, row: np.ndarray, doors: np.ndarray,
-    parent: np.ndarray,
-) -> None:  # fmt: skip
-    """:func:`_last_row` from the sets as bit planes (``_eller_planes``):
-    each set's first cell read off a stack of the open sets' first cells,
-    without a branch."""
-    width = row.shape[0]
-    stack = np.zeros(width + 1, np.int64)
-    depth: Int64 = 0
-    for x in range(width):
-        p = np.int64((P[x >> 6] >> _U64(x & 63)) & _U64(1))
-        n = np.int64((N[x >> 6] >> _U64(x & 63)) & _U64(1))
-        root = _sel(p, stack[max(depth - 1, 0)], np.int64(x))
-        depth -= p & (n ^ 1)  # the set's last cell: its first leaves the stack
-        stack[depth] = x  # kept only by a first cell of a set that goes on
-        depth += (p ^ 1) & n
-        parent[x] = root
-        row[x] = 0
-    for x in range(width):
-        row[parent[x]] |= doors[x] * _HELD
-    _last_joins(left, right, row, doors, parent)
-
-
-@_njit
 def band_span(
     left: np.ndarray,
     right: np.ndarray,
@@ -282,7 +203,7 @@ def band_span(
     if i < n_rows:  # the last row
         if y0 == band_height - 1:
             seam_doors(doors, key, _U64(band) + _U64(1), th[TH_DOOR])
-        _last_row(left, right, out[i], doors, parent)
+        last_row(left, right, out[i], doors, parent)
 
 
 @_njit
@@ -334,7 +255,7 @@ def _span_on_planes(
         i += 1
         y += 1
         if i < n_rows:  # the last row, from the planes: no lists needed
-            _last_row_of_planes(P, N, left, right, out[i], doors, parent)
+            last_row_of_planes(P, N, left, right, out[i], doors, door_words, parent)
             return i + 1, y + 1
     lists_of_planes(P, N, left, right, width)
     return i, y

@@ -1,6 +1,6 @@
-"""The union-find of the row kernels: one find, shared by the banded maze's
-last row (``_band_kernels``) and :func:`eller_stream.detour`
-(``_detour_kernels``).
+"""The union-find of the row kernels: one find, shared by
+:func:`eller_stream.detour` (``_detour_kernels``) and the levels' checks
+(``_level_kernels``).
 
 A forest is an integer array ``parent`` over the cells of a row, each root
 its own parent; the kernels link roots themselves (``parent[b] = a``), as

@@ -618,6 +618,29 @@ def seam_doors_reference(width: int, key: int, seam: int, doors: float) -> list[
     return out
 
 
+def last_row_reference(label: list[int], door: list[bool]) -> np.ndarray:
+    """A band's last row from the sets of its cells (``label``: a set per
+    cell) and the door columns: join side-by-side cells of different sets
+    unless both sets hold a door column, and open downward at exactly the
+    doors."""
+    width = len(label)
+    label = list(label)
+    row = np.zeros(width, np.uint8)
+    holds: dict[int, bool] = {}
+    for x in range(width):
+        holds[label[x]] = holds.get(label[x], False) or bool(door[x])
+    for x in range(width - 1):
+        a, b = label[x], label[x + 1]
+        if a != b and not (holds[a] and holds[b]):
+            row[x] |= EAST
+            label = [a if v == b else v for v in label]
+            holds[a] = holds[a] or holds[b]
+    for x in range(width):
+        if door[x]:
+            row[x] |= SOUTH
+    return row
+
+
 def band_reference(
     width: int,
     band_height: int,
@@ -660,18 +683,7 @@ def band_reference(
         join_below = round(horizontal * (FIRST_JOIN if y == 0 else 1.0) * 2**32)
         open_below = round(vertical * (FIRST_OPEN if y == 0 else 1.0) * 2**32)
         if y == band_height - 1:
-            holds = {}
-            for x in range(width):
-                holds[label[x]] = holds.get(label[x], False) or door[x]
-            for x in range(width - 1):
-                a, b = label[x], label[x + 1]
-                if a != b and not (holds[a] and holds[b]):
-                    grid[y, x] |= EAST
-                    label = [a if v == b else v for v in label]
-                    holds[a] = holds[a] or holds[b]
-            for x in range(width):
-                if door[x]:
-                    grid[y, x] |= SOUTH
+            grid[y] = last_row_reference(label, door)
             if loops > 0:
                 grid = braid_reference(grid, seed, band, loops, doors if doors_above is None else doors_above)
             break

@@ -14,6 +14,7 @@ from strategies import door_probabilities, probabilities, room_shares, seeds
 import eller_stream as es
 from eller_stream import _eller_kernels as kernels
 from eller_stream._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES
+from eller_stream._last_row_kernels import last_row
 from eller_stream._numba import kernel_errstate
 
 from naive import banded_reference, closing_row_reference, eller_reference
@@ -135,7 +136,7 @@ def test_a_band_whose_sets_nest_past_the_planes_is_the_lists_band(depth, h, plai
             bk.seam_doors(doors[0], key, np.uint64(b + 1), th[bk.TH_DOOR])
             at = counter + np.uint64(plain_rows * width)
             bk._penultimate_row(l1, r1, a[n - 2], bkey, at, th[0], th[1], doors[0], parent[0])
-            bk._last_row(l1, r1, a[n - 1], doors[0], parent[0])
+            last_row(l1, r1, a[n - 1], doors[0], parent[0])
             bk.band_span(l2, r2, b_, key, np.uint64(b), y0, band, th, doors[1], parent[1])
         np.testing.assert_array_equal(a, b_)
         np.testing.assert_array_equal(l1[:width], l2[:width])
