@@ -153,26 +153,22 @@ def rule_step(
 
 
 def last_row(labels: np.ndarray, door: np.ndarray, row: np.ndarray) -> None:
-    """A band's last row: join unless both sets hold a door; open at the doors."""
-    width = labels.shape[0]
-    lab = labels.tolist()
-    parent = list(range(width))
+    """A band's last row: join unless both sets hold a door; open at the doors.
 
-    def find(a: int) -> int:
-        while parent[a] != a:
-            a = parent[a]
-        return a
-
-    holds = [False] * width
-    for x in np.flatnonzero(door).tolist():
-        holds[find(lab[x])] = True
+    Without a union-find (``_last_row_kernels`` says why): a set's first cell
+    joins the cell before it unless its set and an earlier set hold a door;
+    no other cell joins."""
+    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
+    held = np.zeros(first.shape[0], bool)
+    held[inverse[door.astype(bool)]] = True
+    starts = np.zeros(labels.shape[0], bool)
+    starts[first] = True
+    holds = held[inverse.ravel()]
+    door_starts = starts & holds
+    earlier = np.concatenate(([False], np.logical_or.accumulate(door_starts)[:-1]))  # before the cell
+    join = starts & ~(earlier & holds)
     row[:] = door * np.uint8(SOUTH)
-    for x in range(width - 1):
-        a, b = find(lab[x]), find(lab[x + 1])
-        if a != b and not (holds[a] and holds[b]):
-            parent[b] = a
-            holds[a] = holds[a] or holds[b]
-            row[x] |= EAST
+    row[:-1] |= join[1:].astype(np.uint8) * np.uint8(EAST)
 
 
 def _rows(

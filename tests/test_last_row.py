@@ -1,6 +1,6 @@
 """The banded maze's last row (``eller_stream._last_row_kernels``): from the
-lists (a union-find) and from the bit planes (a scan of the open sets'
-runs), each against the rule restated with set labels (tests/naive.py), on
+lists, from the bit planes and on the lean backend (``_lean_bands``), each
+against the rule restated with set labels and joins (tests/naive.py), on
 any sets that do not cross: nested deeper than the planes hold, every cell
 a door or none."""
 
@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from eller_stream._eller_kernels import LR_PAD
 from eller_stream._eller_planes import DEEPEST
 from eller_stream._last_row_kernels import last_row, last_row_of_planes
+from eller_stream._lean_bands import last_row as lean_last_row
 from eller_stream._numba import kernel_errstate
 
 from naive import last_row_reference
@@ -117,8 +118,11 @@ def test_both_last_rows_follow_the_rule(width, seed, opens, door):
             # the next band's first row starts from sets of one cell
             np.testing.assert_array_equal(left[:width], np.arange(width))
             np.testing.assert_array_equal(right[:width], np.arange(width))
+    lean = np.full(width, 0xFF, np.uint8)
+    lean_last_row(np.array(label, np.int64), doors, lean)
     np.testing.assert_array_equal(made[0], expected)
     np.testing.assert_array_equal(made[1], expected)
+    np.testing.assert_array_equal(lean, expected)
 
 
 def test_sets_nested_past_the_planes_still_follow_the_rule():
