@@ -267,18 +267,12 @@ function penultimateRow(s, w, J, O, door, out, base) {
   }
 }
 
-function find(parent, x) {
-  while (parent[x] !== x) {
-    parent[x] = parent[parent[x]];
-    x = parent[x];
-  }
-  return x;
-}
-
 // the last row: join side-by-side cells of different sets unless both sets
-// hold a door, open at the doors; the sets become one cell each again. A
-// union-find over the row (each set rooted at its first cell; held[root]:
-// the set holds a door), made from the lists.
+// hold a door, open at the doors; the sets become one cell each again. No
+// union-find is needed (eller_stream/_last_row_kernels.py says why): a set's
+// first cell joins the cell before it unless its set and an earlier set hold
+// a door, and no other cell joins. parent[x]: the first cell of x's set;
+// held[first]: the set holds a door.
 function lastRow(s, w, door, out, base) {
   const { left, right, parent, flags: held } = s;
   for (let x = 0; x < w; x++) {
@@ -287,16 +281,11 @@ function lastRow(s, w, door, out, base) {
     parent[x] = r;
     held[r] = (r === x ? 0 : held[r]) | door[x];
   }
-  let a = 0; // the root of cell x, carried along the row
-  for (let x = 0; x < w - 1; x++) {
-    const r = find(parent, x + 1);
-    if (a !== r && !(held[a] && held[r])) {
-      out[base + x] |= EAST;
-      parent[r] = a;
-      held[a] |= held[r];
-    } else {
-      a = r;
-    }
+  let earlier = 0; // a set that holds a door has started
+  for (let x = 0; x < w; x++) {
+    if (parent[x] !== x) continue;
+    if (x > 0 && !(earlier & held[x])) out[base + x - 1] |= EAST;
+    earlier |= held[x];
   }
   for (let x = 0; x < w; x++) if (door[x]) out[base + x] |= SOUTH;
   singletons(left, right, w);
