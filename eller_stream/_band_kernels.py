@@ -41,7 +41,8 @@ from ._eller_kernels import (
 from ._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES, lists_of_planes, planes_of_lists, planes_rows
 from ._last_row_kernels import last_row, last_row_of_planes
 from ._numba import _U64, Int64, _njit, _sel, prange
-from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
+from ._planes_io import draw_masks
+from ._rng import _GOLDEN, _LOW32, _S32, DRAW_STEP, draw_point, mix64, random_bits
 
 # Indices into the thresholds array ``th`` (probabilities scaled to [0, 2**32]):
 TH_JOIN = 0  # east wall, rows 1 .. K-2
@@ -89,6 +90,33 @@ def seam_doors(doors: np.ndarray, key: np.uint64, seam: np.uint64, door_below: n
     if count == 0:
         pick = ((random_bits(skey, _U64(width)) & _LOW32) * _U64(width)) >> _S32
         doors[pick] = 1
+
+
+@_njit(inline="always")
+def seam_door_words(
+    words: np.ndarray, width: Int64, key: np.uint64, seam: np.uint64, door_below: np.uint64
+) -> None:
+    """The doors of :func:`seam_doors` as bits (bit ``x % 64`` of word ``x //
+    64``; ``words``: ``(width + 63) // 64`` or more), 64 draws a vector."""
+    skey = seam_key(key, seam)
+    point = draw_point(skey, _U64(0))
+    nw = (width + 63) // 64
+    count = _U64(0)
+    for i in range(nw):
+        cells = min(64, width - i * 64)
+        words[i], _ = draw_masks(point, cells, door_below, _U64(0))
+        count |= words[i]
+        point += _U64(cells) * DRAW_STEP
+    if count == _U64(0):
+        pick = ((random_bits(skey, _U64(width)) & _LOW32) * _U64(width)) >> _S32
+        words[pick >> _U64(6)] = _U64(1) << (pick & _U64(63))
+
+
+@_njit(inline="always")
+def door_bytes(words: np.ndarray, doors: np.ndarray) -> None:
+    """``doors`` (a byte a column) from the doors as bits."""
+    for x in range(doors.shape[0]):
+        doors[x] = np.uint8((words[x >> 6] >> _U64(x & 63)) & _U64(1))
 
 
 @_njit(inline="always")
@@ -240,16 +268,15 @@ def _span_on_planes(
         i += m
         y += m
     if i < n_rows:  # the penultimate row: a door column closes once its set opened in one
-        seam_doors(doors, key, _U64(band) + _U64(1), th[TH_DOOR])
         door_words = np.zeros(nw + 1, np.uint64)
-        for x in range(width):
-            door_words[x >> 6] |= _U64(doors[x]) << _U64(x & 63)
+        seam_door_words(door_words, width, key, _U64(band) + _U64(1), th[TH_DOOR])
         counter = _U64(y) * _U64(width)
         join, opens = row_thresholds(th, y)
         no_rooms = np.zeros((0, ROOM_PLANES, nw + 1), np.uint64)
         made = planes_rows(P, N, out[i : i + 1], bkey, counter, join, opens, deepest, door_words, no_rooms)
         if made == 0:
             lists_of_planes(P, N, left, right, width)  # nested too deep for the planes
+            door_bytes(door_words, doors)
             _penultimate_row(left, right, out[i], bkey, counter, join, opens, doors, parent)
             return i + 1, y + 1
         i += 1

@@ -101,12 +101,15 @@ def last_row_of_planes(
     """:func:`last_row` from the sets as bit planes ``P``, ``N`` (``nw + 1``
     words), by the module's docstring, a word at a time; ``door_words``: the door
     columns, a bit a cell.  Sets nested deeper than the planes hold go to
-    the lists (``doors``, ``parent`` as for :func:`last_row`)."""
+    the lists (``doors``: scratch for the door columns as bytes, ``parent``
+    as for :func:`last_row`)."""
     width = row.shape[0]
     nw = (width + 63) // 64
     held = np.zeros(nw + 1, np.uint64)
     if not _set_doors(P, N, door_words, nw, held):
         lists_of_planes(P, N, left, right, width)
+        for x in range(width):
+            doors[x] = np.uint8((door_words[x >> 6] >> _U64(x & 63)) & _1)
         last_row(left, right, row, doors, parent)
         return
     # A set's first cell joins the cell before it unless the set holds a door

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from strategies import door_probabilities, probabilities, room_shares, seeds
 
 import eller_stream as es
+from eller_stream import _band_kernels as bk
 from eller_stream import _eller_kernels as kernels
 from eller_stream._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES
 from eller_stream._last_row_kernels import last_row
@@ -115,8 +116,6 @@ def test_sets_nested_past_the_planes_go_to_the_lists(depth, h):
 def test_a_band_whose_sets_nest_past_the_planes_is_the_lists_band(depth, h, plain_rows):
     # the banded maze's plain, penultimate and last rows on planes, from sets nested
     # past what the planes hold: the same rows and sets as the lists' kernels
-    from eller_stream import _band_kernels as bk
-
     width, band = 120, 8
     maze = es.InfiniteMaze(width, band, 3, h, 1.0, 0.3)
     th, key = maze._th, np.uint64(maze._key)
@@ -207,3 +206,24 @@ def test_room_planes_refuse_planes_too_small_for_the_rooms():
         for shape in ((3 + rk.ROOM_MAX_HEIGHT - 1, ROOM_PLANES, 3), (10, ROOM_PLANES, 2)):
             with pytest.raises(ValueError, match="room_planes: masks has fewer rows or words"):
                 rk.room_planes(rects, 1, np.zeros(shape, np.uint64))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    width=st.one_of(st.sampled_from([1, 63, 64, 65, 128, 1000]), st.integers(1, 200)),
+    seed=seeds,
+    seam=st.integers(-(2**63), 2**63 - 1),
+    doors=st.sampled_from([0, 1, 2**20, 2**31, 2**32 - 1, 2**32]),
+)
+def test_seam_doors_as_words_are_the_bytes(width, seed, seam, doors):
+    # the planes' doors come 64 draws a vector; a seam without a door still picks one column
+    key, below = np.uint64(seed), np.uint64(doors)
+    as_bytes = np.zeros(width, np.uint8)
+    words = np.zeros(width // 64 + 2, np.uint64)
+    with kernel_errstate():
+        bk.seam_doors(as_bytes, key, np.uint64(seam % 2**64), below)
+        bk.seam_door_words(words, np.int64(width), key, np.uint64(seam % 2**64), below)
+    bits = np.unpackbits(words.view(np.uint8), bitorder="little")[:width]
+    np.testing.assert_array_equal(bits, as_bytes)
+    assert not np.unpackbits(words.view(np.uint8), bitorder="little")[width:].any()
+    assert as_bytes.any()
