@@ -273,7 +273,10 @@ def _span_on_planes(
         counter = _U64(y) * _U64(width)
         join, opens = row_thresholds(th, y)
         no_rooms = np.zeros((0, ROOM_PLANES, nw + 1), np.uint64)
-        made = planes_rows(P, N, out[i : i + 1], bkey, counter, join, opens, deepest, door_words, no_rooms)
+        held = np.zeros(nw + 1, np.uint64)
+        made = planes_rows(
+            P, N, out[i : i + 1], bkey, counter, join, opens, deepest, door_words, held, no_rooms
+        )
         if made == 0:
             lists_of_planes(P, N, left, right, width)  # nested too deep for the planes
             door_bytes(door_words, doors)
@@ -282,7 +285,7 @@ def _span_on_planes(
         i += 1
         y += 1
         if i < n_rows:  # the last row, from the planes: no lists needed
-            last_row_of_planes(P, N, left, right, out[i], doors, door_words, parent)
+            last_row_of_planes(P, held, left, right, out[i], door_words)
             return i + 1, y + 1
     lists_of_planes(P, N, left, right, width)
     return i, y

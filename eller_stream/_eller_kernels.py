@@ -298,7 +298,9 @@ def planes_eller(
     y: Int64 = 0
     while y < n_rows:
         at = counter + _U64(y) * _U64(width)
-        y += planes_rows(P, N, out[y:], key, at, join_below, open_below, deepest, no_doors, no_rooms)
+        y += planes_rows(
+            P, N, out[y:], key, at, join_below, open_below, deepest, no_doors, no_doors, no_rooms
+        )
         if y < n_rows:
             lists_of_planes(P, N, left, right, width)
             draws = np.empty(width, np.uint64)

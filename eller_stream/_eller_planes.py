@@ -244,6 +244,23 @@ def _doors_taken(
     _fill(Pf, Nf, D, most, src, out, nw)
 
 
+@_njit
+def _doors_held(
+    rN: np.ndarray, rP: np.ndarray, R: np.ndarray, most: Int64, opened: np.ndarray, doors: np.ndarray,
+    src: np.ndarray, out: np.ndarray, held: np.ndarray, nw: Int64,
+) -> None:  # fmt: skip
+    """``held``: each cell is in a door column, or is open with a later open
+    cell of its final set in one; at the first cell of a set of the next
+    row, whether the set holds a door (``rN``, ``rP``, ``R``: the final sets
+    reversed; ``opened``: the open cells; a call of its own, as
+    :func:`_doors_taken`)."""
+    for k in range(nw):
+        src[k] = _rev(opened[nw - 1 - k] & doors[nw - 1 - k])
+    _fill(rN, rP, R, most, src, out, nw)  # an open door cell later in the final set
+    for i in range(nw):
+        held[i] = doors[i] | (opened[i] & _rev(out[nw - 1 - i]))
+
+
 @_njit(inline="always")
 def planes_of_lists(left: np.ndarray, right: np.ndarray, P: np.ndarray, N: np.ndarray, width: Int64) -> None:
     """``P``, ``N`` (``(width + 63) // 64 + 1`` words) from the lists of
@@ -294,7 +311,8 @@ def _undo_joins(P: np.ndarray, N: np.ndarray, P0: np.ndarray, N0: np.ndarray, nw
 @_njit
 def planes_rows(
     P: np.ndarray, N: np.ndarray, out: np.ndarray, key: np.uint64, counter: np.uint64,
-    join_below: np.uint64, open_below: np.uint64, deepest: Int64, doors: np.ndarray, rooms: np.ndarray,
+    join_below: np.uint64, open_below: np.uint64, deepest: Int64, doors: np.ndarray, held: np.ndarray,
+    rooms: np.ndarray,
 ) -> Int64:  # fmt: skip
     """Rows of ``eller_rows`` into ``out`` from the sets ``P``, ``N`` (``nw +
     1`` words, the last zero; left as the sets after the rows made), as
@@ -305,7 +323,9 @@ def planes_rows(
     penultimate row (``_band_kernels._penultimate_row``): there a cell in a
     door column closes, when it is not alone, if an earlier cell of its final
     set opened in a door column (the first open draw in a door column opens:
-    no cell before it did).  All zero for Eller's rows.
+    no cell before it did).  All zero for Eller's rows.  ``held`` (``nw + 1``
+    words): with doors, where the row made holds its next sets' doors (see
+    :func:`_doors_held`: the band's last row reads it); untouched without.
 
     ``rooms`` (``(len(out), ROOM_PLANES, nw + 1)`` words, or no rows for
     none): what a band's rooms ask of each row (``ROOM_*``; the rows of
@@ -390,4 +410,6 @@ def planes_rows(
             else:
                 for b in range(width - i * 64):
                     row[i * 64 + b] = np.uint8(((j >> _U64(b)) & _1) | (((o >> _U64(b)) & _1) << _1))
+        if any_door:  # which of the next row's sets hold a door (the band's last row)
+            _doors_held(w1, w2, R, most, Jl, doors, rJ, w3, held, nw)
     return n_rows

@@ -21,16 +21,16 @@ goes on with the innermost set open across the gap before it, ``T``:
   changed at a declined join, after which both it and ``T``'s component
   hold a door.
 
-So a row is two masks: the first cells of sets (``~P``) and the cells whose
-set holds a door at or after them (one fill on the planes, from the right);
-"an earlier set held a door" is everything past the first such first cell.
+So a row is two masks: the first cells of sets (``~P``) and whether each
+set holds a door (at its first cell: the penultimate row's ``planes_rows``
+makes it, from the depths it has, with one fill from the right); "an
+earlier set held a door" is everything past the first such first cell.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._eller_planes import _depths, _fill, _rev, _reversed, lists_of_planes
 from ._format import EAST, SOUTH
 from ._numba import _U64, Int64, _njit, _sel, low_bits
 from ._planes_io import store_flags
@@ -74,44 +74,23 @@ def last_row(
         right[x] = x
 
 
-@_njit(inline="always")
-def _set_doors(P: np.ndarray, N: np.ndarray, door_words: np.ndarray, nw: Int64, held: np.ndarray) -> bool:
-    """``held``: each cell is in a door column or has a later cell of its set
-    in one (at a set's first cell: the set holds a door).  False when the
-    sets nest deeper than the planes hold (``held`` then of no use)."""
-    D = np.zeros((4, nw + 1), np.uint64)
-    R = np.zeros((4, nw + 1), np.uint64)
-    base = np.zeros(nw + 1, np.int64)
-    w = np.zeros((4, nw + 1), np.uint64)
-    most = _depths(P, N, nw, D, base)
-    if most < 0:
-        return False
-    _reversed(N, P, door_words, w[0], w[1], w[2], D, R, nw)  # reversed: a later cell is an earlier one
-    _fill(w[0], w[1], R, most, w[2], w[3], nw)
-    for i in range(nw):
-        held[i] = door_words[i] | _rev(w[3][nw - 1 - i])
-    return True
-
-
 @_njit
 def last_row_of_planes(
-    P: np.ndarray, N: np.ndarray, left: np.ndarray, right: np.ndarray, row: np.ndarray, doors: np.ndarray,
-    door_words: np.ndarray, parent: np.ndarray,
-) -> None:  # fmt: skip
-    """:func:`last_row` from the sets as bit planes ``P``, ``N`` (``nw + 1``
-    words), by the module's docstring, a word at a time; ``door_words``: the door
-    columns, a bit a cell.  Sets nested deeper than the planes hold go to
-    the lists (``doors``: scratch for the door columns as bytes, ``parent``
-    as for :func:`last_row`)."""
+    P: np.ndarray,
+    held: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    row: np.ndarray,
+    door_words: np.ndarray,
+) -> None:
+    """:func:`last_row` from the sets as bit planes (``_eller_planes``), by
+    the module's docstring, a word at a time: ``P`` (a cell has an earlier
+    cell in its set: ``~P`` are the sets' first cells) and ``held`` (at a
+    set's first cell, whether the set holds a door: what the penultimate
+    row's ``planes_rows`` leaves), ``nw + 1`` words each; ``door_words``: the
+    door columns, a bit a cell."""
     width = row.shape[0]
     nw = (width + 63) // 64
-    held = np.zeros(nw + 1, np.uint64)
-    if not _set_doors(P, N, door_words, nw, held):
-        lists_of_planes(P, N, left, right, width)
-        for x in range(width):
-            doors[x] = np.uint8((door_words[x >> 6] >> _U64(x & 63)) & _1)
-        last_row(left, right, row, doors, parent)
-        return
     # A set's first cell joins the cell before it unless the set holds a door
     # and an earlier set did; any other cell never joins (the module's docstring).
     joined = np.zeros(nw + 1, np.uint64)

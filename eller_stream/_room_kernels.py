@@ -305,7 +305,7 @@ def rooms_by_planes(
         join, opens = row_thresholds(th, y)
         counter = _U64(y) * _U64(width)
         rows, rules = out[y : y + m], masks[y : y + m]
-        made = planes_rows(P, N, rows, bkey, counter, join, opens, deepest, no_doors, rules)
+        made = planes_rows(P, N, rows, bkey, counter, join, opens, deepest, no_doors, no_doors, rules)
         y += made
         if made < m:  # nested too deep for the planes: a row by the lists
             lists_of_planes(P, N, left, right, width)

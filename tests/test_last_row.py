@@ -70,26 +70,36 @@ def as_lists(label: list[int]) -> tuple[np.ndarray, np.ndarray]:
     return left, right
 
 
-def as_planes(label: list[int]) -> tuple[np.ndarray, np.ndarray, int]:
-    """``P`` (an earlier cell in the set), ``N`` (a later one), a bit a cell,
-    and how deep the sets nest."""
+def as_planes(label: list[int]) -> tuple[np.ndarray, int]:
+    """``P`` (a cell has an earlier cell in its set), a bit a cell, and how
+    deep the sets nest."""
     width = len(label)
-    words = (width + 63) // 64 + 1
-    P, N = np.zeros(words, np.uint64), np.zeros(words, np.uint64)
+    P = np.zeros((width + 63) // 64 + 1, np.uint64)
     first = {s: label.index(s) for s in set(label)}
     last = {s: width - 1 - label[::-1].index(s) for s in set(label)}
     for x, s in enumerate(label):
         P[x >> 6] |= np.uint64(int(first[s] < x) << (x & 63))
-        N[x >> 6] |= np.uint64(int(last[s] > x) << (x & 63))
     deepest = max(sum(first[s] <= x < last[s] for s in first) for x in range(width))
-    return P, N, deepest
+    return P, deepest
 
 
-def as_words(doors: np.ndarray) -> np.ndarray:
-    words = np.zeros(len(doors) // 64 + 2, np.uint64)
-    for x in np.flatnonzero(doors):
+def as_words(bits: np.ndarray) -> np.ndarray:
+    words = np.zeros(len(bits) // 64 + 2, np.uint64)
+    for x in np.flatnonzero(bits):
         words[x >> 6] |= np.uint64(1 << (int(x) & 63))
     return words
+
+
+def held_at_or_after(label: list[int], doors: np.ndarray) -> np.ndarray:
+    """Each cell is in a door column or a later cell of its set is (what the
+    penultimate row's ``planes_rows`` gives the planes' last row)."""
+    held = np.zeros(len(label), bool)
+    later: set[int] = set()  # the sets with a door at or after the cell
+    for x in range(len(label) - 1, -1, -1):
+        if doors[x]:
+            later.add(label[x])
+        held[x] = label[x] in later
+    return held
 
 
 @settings(max_examples=150, deadline=None)
@@ -103,15 +113,15 @@ def test_both_last_rows_follow_the_rule(width, seed, opens, door):
     label = noncrossing_sets(width, seed, opens)
     doors = (np.random.default_rng(seed + 1).random(width) < door).astype(np.uint8)
     expected = last_row_reference(label, [bool(d) for d in doors])
-    P, N, _ = as_planes(label)
+    P, _ = as_planes(label)
     made = []
     with kernel_errstate():
         for planes in (False, True):
             left, right = as_lists(label)
             row = np.full(width, 0xFF, np.uint8)
             if planes:
-                parent = np.zeros(width + 1, np.int32)
-                last_row_of_planes(P.copy(), N.copy(), left, right, row, doors, as_words(doors), parent)
+                held = as_words(held_at_or_after(label, doors))
+                last_row_of_planes(P, held, left, right, row, as_words(doors))
             else:
                 last_row(left, right, row, doors, np.zeros(width + 1, np.int32))
             made.append(row)
@@ -126,18 +136,19 @@ def test_both_last_rows_follow_the_rule(width, seed, opens, door):
 
 
 def test_sets_nested_past_the_planes_still_follow_the_rule():
-    # the planes hold depths up to DEEPEST: deeper, the planes' last row goes to the lists
+    # a band's rows go to the lists past DEEPEST; the last row by planes has no such limit
     width = 2 * (DEEPEST + 3) + 10
     label = list(range(width))
     for i in range(DEEPEST + 3):  # {0, w-1}, {1, w-2}, ...: nested DEEPEST + 3 deep
         label[width - 1 - i] = label[i]
-    P, N, deepest = as_planes(label)
+    P, deepest = as_planes(label)
     assert deepest > DEEPEST
     for seed in range(6):
         doors = (np.random.default_rng(seed).random(width) < 0.2).astype(np.uint8)
         left = np.arange(width + LR_PAD, dtype=np.int32)  # the planes alone tell the sets
         right = left.copy()
         row = np.zeros(width, np.uint8)
+        held = as_words(held_at_or_after(label, doors))
         with kernel_errstate():
-            last_row_of_planes(P, N, left, right, row, doors, as_words(doors), np.zeros(width + 1, np.int32))
+            last_row_of_planes(P, held, left, right, row, as_words(doors))
         np.testing.assert_array_equal(row, last_row_reference(label, [bool(d) for d in doors]))
