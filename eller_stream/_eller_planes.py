@@ -33,7 +33,7 @@ import numpy as np
 
 from ._depth_lanes import LANES, _eq, _ones, conn_pass, fill_pass
 from ._numba import _U64, Int64, _njit, low_bits
-from ._planes_io import draw_masks, store_flags
+from ._planes_io import draw_masks, store_word
 from ._rng import DRAW_STEP, draw_point
 
 PLANES_FROM = 32  # the narrowest row made on planes: narrower, the lists are faster
@@ -403,13 +403,7 @@ def planes_rows(
         row = out[y]
         for i in range(nw):
             N[i] = Jl[i] & _rev(w3[nw - 1 - i])  # open, with an open cell later in the final set
-            j = J[i] | east[i]
-            o = Jl[i]
-            if i * 64 + 64 <= width:
-                store_flags(row, i * 64, j, o)
-            else:
-                for b in range(width - i * 64):
-                    row[i * 64 + b] = np.uint8(((j >> _U64(b)) & _1) | (((o >> _U64(b)) & _1) << _1))
+            store_word(row, i, J[i] | east[i], Jl[i])
         if any_door:  # which of the next row's sets hold a door (the band's last row)
             _doors_held(w1, w2, R, most, Jl, doors, rJ, w3, held, nw)
     return n_rows

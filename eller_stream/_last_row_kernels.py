@@ -33,7 +33,7 @@ import numpy as np
 
 from ._format import EAST, SOUTH
 from ._numba import _U64, Int64, _njit, _sel, low_bits
-from ._planes_io import store_flags
+from ._planes_io import store_word
 
 _HELD = np.uint8(4)  # while the lists' row is built: the set rooted here holds a door
 _1 = _U64(1)
@@ -104,12 +104,7 @@ def last_row_of_planes(
         earlier |= _U64(0) - _U64(doors_first != _U64(0))
     for i in range(nw):
         east = (joined[i] >> _1) | (joined[i + 1] << _63)  # (cell 0's bit is no join)
-        if i * 64 + 64 <= width:
-            store_flags(row, i * 64, east, door_words[i])
-        else:
-            for b in range(width - i * 64):
-                south = (door_words[i] >> _U64(b)) & _1
-                row[i * 64 + b] = np.uint8(((east >> _U64(b)) & _1) | (south << _1))
+        store_word(row, i, east, door_words[i])
     for x in range(width):
         left[x] = x
         right[x] = x

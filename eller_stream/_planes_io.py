@@ -8,7 +8,7 @@ its south wall closes when the high 32 bits are at least ``open_below``.
 registers) and turns each comparison straight into its bit of a mask; a
 loop over the cells spent as much again moving each comparison into its
 bit.  :func:`store_flags` writes 64 cells' EAST and SOUTH flags with one
-vector store.
+vector store (:func:`store_word`: a word of a row, its last one partial).
 
 Run as plain Python (``NUMBA_DISABLE_JIT=1``, the lean backend) each is its
 twin, a cell at a time.
@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._numba import _U64, Int64, _at, _Codegen, _intrinsic, _is_bytes, _splat
+from ._numba import _U64, Int64, _at, _Codegen, _intrinsic, _is_bytes, _njit, _splat
 from ._rng import _GOLDEN, _LOW32, _MIX1, _MIX2, _S32, _mix64_int
 
 CELLS = 64
@@ -111,3 +111,17 @@ def _store_flags_typer(typingctx: Any, row: Any, start: Any, east: Any, south: A
 
 
 store_flags = _intrinsic(_store_flags_typer, _store_flags_twin)
+
+
+@_njit(inline="always")
+def store_word(row: np.ndarray, i: Int64, east: np.uint64, south: np.uint64) -> None:
+    """Word ``i`` of ``row``'s flags (:func:`store_flags`): a whole word in
+    one vector store, the row's last, partial word a cell at a time."""
+    width = row.shape[0]
+    if i * CELLS + CELLS <= width:
+        store_flags(row, i * CELLS, east, south)
+        return
+    for b in range(width - i * CELLS):
+        e = (east >> _U64(b)) & _U64(1)
+        s = (south >> _U64(b)) & _U64(1)
+        row[i * CELLS + b] = np.uint8(e | (s << _U64(1)))
