@@ -73,31 +73,16 @@ def seam_key(key: np.uint64, seam: np.uint64) -> np.uint64:
     return mix64(_U64(key) ^ mix64(_U64(seam) * _GOLDEN + SEAM_SALT))
 
 
-@_njit
-def seam_doors(doors: np.ndarray, key: np.uint64, seam: np.uint64, door_below: np.uint64) -> None:
-    """Mark the door columns of seam ``seam`` in ``doors`` (1: door).
-
-    Column ``x`` is a door when the low 32 bits of its draw are below
-    ``door_below``; with no door at all, the draw of number ``width`` picks
-    one column (by multiply-shift of its low 32 bits)."""
-    width = doors.shape[0]
-    skey = seam_key(key, seam)
-    count = 0
-    for x in range(width):
-        d = int((random_bits(skey, _U64(x)) & _LOW32) < door_below)
-        doors[x] = d
-        count += d
-    if count == 0:
-        pick = ((random_bits(skey, _U64(width)) & _LOW32) * _U64(width)) >> _S32
-        doors[pick] = 1
-
-
 @_njit(inline="always")
 def seam_door_words(
     words: np.ndarray, width: Int64, key: np.uint64, seam: np.uint64, door_below: np.uint64
 ) -> None:
-    """The doors of :func:`seam_doors` as bits (bit ``x % 64`` of word ``x //
-    64``; ``words``: ``(width + 63) // 64`` or more), 64 draws a vector."""
+    """The door columns of seam ``seam`` as bits (bit ``x % 64`` of word ``x
+    // 64``; ``words``: ``(width + 63) // 64`` or more), 64 draws a vector.
+
+    Column ``x`` is a door when the low 32 bits of its draw are below
+    ``door_below``; with no door at all, the draw of number ``width`` picks
+    one column (by multiply-shift of its low 32 bits)."""
     skey = seam_key(key, seam)
     point = draw_point(skey, _U64(0))
     nw = (width + 63) // 64
@@ -117,6 +102,16 @@ def door_bytes(words: np.ndarray, doors: np.ndarray) -> None:
     """``doors`` (a byte a column) from the doors as bits."""
     for x in range(doors.shape[0]):
         doors[x] = np.uint8((words[x >> 6] >> _U64(x & 63)) & _U64(1))
+
+
+@_njit
+def seam_doors(doors: np.ndarray, key: np.uint64, seam: np.uint64, door_below: np.uint64) -> None:
+    """Mark the door columns of seam ``seam`` in ``doors`` (1: door), those
+    of :func:`seam_door_words`."""
+    width = doors.shape[0]
+    words = np.zeros((width + 63) // 64 + 1, np.uint64)
+    seam_door_words(words, width, key, seam, door_below)
+    door_bytes(words, doors)
 
 
 @_njit(inline="always")

@@ -18,7 +18,7 @@ from eller_stream._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES
 from eller_stream._last_row_kernels import last_row
 from eller_stream._numba import kernel_errstate
 
-from naive import banded_reference, closing_row_reference, eller_reference
+from naive import banded_reference, closing_row_reference, eller_reference, seam_doors_reference
 
 pytestmark = pytest.mark.usefixtures("numba_answers")
 
@@ -215,15 +215,16 @@ def test_room_planes_refuse_planes_too_small_for_the_rooms():
     seam=st.integers(-(2**63), 2**63 - 1),
     doors=st.sampled_from([0, 1, 2**20, 2**31, 2**32 - 1, 2**32]),
 )
-def test_seam_doors_as_words_are_the_bytes(width, seed, seam, doors):
-    # the planes' doors come 64 draws a vector; a seam without a door still picks one column
+def test_seam_doors_as_words_and_bytes_are_the_model(width, seed, seam, doors):
+    # 64 draws a vector, bytes from the words; a seam without a door still picks one column
     key, below = np.uint64(seed), np.uint64(doors)
     as_bytes = np.zeros(width, np.uint8)
     words = np.zeros(width // 64 + 2, np.uint64)
     with kernel_errstate():
         bk.seam_doors(as_bytes, key, np.uint64(seam % 2**64), below)
         bk.seam_door_words(words, np.int64(width), key, np.uint64(seam % 2**64), below)
-    bits = np.unpackbits(words.view(np.uint8), bitorder="little")[:width]
-    np.testing.assert_array_equal(bits, as_bytes)
-    assert not np.unpackbits(words.view(np.uint8), bitorder="little")[width:].any()
-    assert as_bytes.any()
+    expected = np.array(seam_doors_reference(width, seed, seam, doors / 2**32), np.uint8)
+    bits = np.unpackbits(words.view(np.uint8), bitorder="little")
+    np.testing.assert_array_equal(bits[:width], expected)
+    np.testing.assert_array_equal(as_bytes, expected)
+    assert not bits[width:].any()
