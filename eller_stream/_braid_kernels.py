@@ -250,9 +250,9 @@ def band_braid(
     """Open loops in the whole band ``rows`` (``(band_height, width)``,
     C-contiguous) of band ``band``, in place; nothing when ``th[TH_LOOP]``
     is 0.  ``doors`` (``width`` entries) is scratch: it takes the doors of
-    seam ``band``,
-    read off ``above`` (the band above's last row, whose south walls open at
-    exactly those doors) when it is given (``width`` entries, else empty).
+    seam ``band``, read off ``above`` (the band above's last row, whose south
+    walls open at exactly those doors) when it is given (``width`` entries,
+    else empty).
 
     Row y is scanned in passes over its words, after rows 0 .. y - 1: its
     dead ends and each one's choice in both cases of its west neighbour;

@@ -70,32 +70,22 @@ def _at_depth_twin(
     return here, ((p | n) & ~closes & here) | (closes & _eq(d0, d1, d2, d3, d - 1))
 
 
-def _conn_lanes_twin(
-    carry: np.ndarray, top: np.ndarray, g: Int64, d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64,
-    p: np.uint64, n: np.uint64, wall: np.uint64,
+def _lanes_twin(
+    fill: bool, carry: np.ndarray, top: np.ndarray, g: Int64, d0: np.uint64, d1: np.uint64, d2: np.uint64,
+    d3: np.uint64, p: np.uint64, n: np.uint64, x: np.uint64,
 ) -> np.uint64:  # fmt: skip
-    """Depths ``g .. g + 7`` of ``_eller_planes._conn`` for one word."""
+    """Depths ``g .. g + 7`` of ``_eller_planes._fill`` (``fill``; ``x``: the
+    sources) or ``_eller_planes._conn`` (``x``: the walls) for one word."""
     out = _Z
     for d in range(int(g), min(int(g) + LANES, 16)):  # the planes hold depths 0 .. 15
         here, m = _at_depth_twin(d0, d1, d2, d3, p, n, d)
-        w = here & wall
-        before = _smear_twin(~(m & ~w), w, carry, top, d)
-        out |= here & ~(before & ~m)
-    return out
-
-
-def _fill_lanes_twin(
-    carry: np.ndarray, top: np.ndarray, g: Int64, d0: np.uint64, d1: np.uint64, d2: np.uint64, d3: np.uint64,
-    p: np.uint64, n: np.uint64, src: np.uint64,
-) -> np.uint64:  # fmt: skip
-    """Depths ``g .. g + 7`` of ``_eller_planes._fill`` for one word."""
-    out = _Z
-    for d in range(int(g), min(int(g) + LANES, 16)):  # the planes hold depths 0 .. 15
-        here, m = _at_depth_twin(d0, d1, d2, d3, p, n, d)
-        first = ~p & n & here
-        s = m & src
-        before = _smear_twin(~first | s, s, carry, top, d)
-        out |= m & before & ~first
+        if fill:
+            first = ~p & n & here
+            s = m & x
+            out |= m & _smear_twin(~first | s, s, carry, top, d) & ~first
+        else:
+            w = here & x
+            out |= here & ~(_smear_twin(~(m & ~w), w, carry, top, d) & ~m)
     return out
 
 
@@ -152,9 +142,9 @@ class _Vectors:
         return self.b.extract_element(v, self.ir.Constant(self.ir.IntType(32), 0))
 
 
-def _pass_twin(lanes: Any) -> Any:
-    """The twin of a pass: ``lanes`` (``_conn_lanes_twin`` or
-    ``_fill_lanes_twin``) word by word, the carries from word to word."""
+def _pass_twin(fill: bool) -> Any:
+    """The twin of :func:`conn_pass` (``fill`` false) or :func:`fill_pass`:
+    :func:`_lanes_twin` word by word, the carries from word to word."""
 
     def twin(
         P: np.ndarray, N: np.ndarray, D: np.ndarray, X: np.ndarray, out: np.ndarray, nw: Int64, g: Int64
@@ -162,7 +152,7 @@ def _pass_twin(lanes: Any) -> Any:
         carry = np.zeros(2 * LANES + 1, np.uint64)
         top = np.zeros(2 * LANES + 1, np.uint64)
         for i in range(int(nw)):
-            word = lanes(carry, top, g, D[0, i], D[1, i], D[2, i], D[3, i], P[i], N[i], X[i])
+            word = _lanes_twin(fill, carry, top, g, D[0, i], D[1, i], D[2, i], D[3, i], P[i], N[i], X[i])
             out[i] = word | (out[i] if g > 1 else _Z)
 
     return twin
@@ -227,5 +217,5 @@ def _pass_typer(fill: bool) -> Any:
     return typer
 
 
-conn_pass = _intrinsic(_pass_typer(False), _pass_twin(_conn_lanes_twin))
-fill_pass = _intrinsic(_pass_typer(True), _pass_twin(_fill_lanes_twin))
+conn_pass = _intrinsic(_pass_typer(False), _pass_twin(False))
+fill_pass = _intrinsic(_pass_typer(True), _pass_twin(True))

@@ -82,8 +82,7 @@ def test_eight_depths_at_once_are_the_depths_one_at_a_time(compiled, kind, g, nw
     # depths 9-16 ORs into what the pass of depths 1-8 wrote
     from eller_stream import _depth_lanes
 
-    lanes = {"conn": _depth_lanes._conn_lanes_twin, "fill": _depth_lanes._fill_lanes_twin}[kind]
-    twin = _depth_lanes._pass_twin(lanes)
+    twin = _depth_lanes._pass_twin(kind == "fill")
     row = st.lists(u64, min_size=nw + 1, max_size=nw + 1)
     P, N, X, before = (np.array(data.draw(row), np.uint64) for _ in range(4))
     D = np.array([data.draw(row) for _ in range(4)], np.uint64)
