@@ -31,7 +31,7 @@ from .plane import LIMIT, MAX_MADE, Plane, _bounds
 
 __all__ = ["CHUNK_BYTES", "FORMAT", "plane_chunks", "read_zarr_plane"]  # to_dask, write_zarr: es.scale's
 
-CHUNK_BYTES = 8 << 20  # the bytes a chunk holds by default, about: as the banded maze's
+CHUNK_BYTES = 8 << 20  # the bytes a chunk holds by default, about: 0.1 s of work, where a task costs 2-4 ms
 FORMAT = "eller_stream.Plane.region/1"  # the Zarr attribute "format" of a plane's stores
 
 Bounds = tuple[int, int, int, int]

@@ -27,7 +27,17 @@ from typing import Any, overload
 import numpy as np
 
 from . import _plane_scale as ps
-from ._dask_io import HINT, MAX_META_BYTES, Cuts, one_core, open_store, require, store_attributes, write_store
+from ._dask_io import (
+    HINT,
+    MAX_META_BYTES,
+    Cuts,
+    chunk_buffer,
+    one_core,
+    open_store,
+    require,
+    store_attributes,
+    write_store,
+)
 from ._params import BandParams
 from ._schedule import Schedule
 from ._validate import ROW_LIMIT, check_int, check_row_range
@@ -47,7 +57,7 @@ __all__ = [
     "write_zarr",
 ]
 
-CHUNK_BYTES = 8 << 20  # the least bytes a chunk holds by default (when bands are smaller)
+CHUNK_BYTES = 32 << 20  # the least bytes a chunk holds by default (when bands are smaller)
 FORMAT = "eller_stream.InfiniteMaze.rows/1"  # the Zarr attribute "format" of write_zarr's stores
 PLANE_FORMAT = ps.FORMAT  # ... of a plane's stores
 
@@ -85,14 +95,13 @@ def band_chunks(
         The rows ``start`` to ``stop - 1``, any ints with ``start < stop``.
     bands_per_chunk:
         Bands a chunk; ``None``: one band when a band holds at least
-        :data:`CHUNK_BYTES` (8 MiB), else the fewest bands that do: a
-        ``distributed`` task costs about 1-2 ms, and a band of 32 x 1000
-        cells takes 0.2 ms to make (one band a chunk is then over 10x slower;
-        docs/performance.md).
+        :data:`CHUNK_BYTES` (32 MiB), else the fewest bands that do: a
+        ``distributed`` task costs about 2-4 ms of the machine's CPU, and a
+        band of 32 x 1000 cells takes 0.04 ms to make (docs/performance.md).
 
     >>> import eller_stream as es
-    >>> es.band_chunks(es.InfiniteMaze(1000, band=32, seed=0), 0, 100_000)[:2]  # 263 bands: 8 MiB
-    (8416, 8416)
+    >>> es.band_chunks(es.InfiniteMaze(1000, band=32, seed=0), 0, 100_000)  # 1049 bands: 32 MiB
+    (33568, 33568, 32864)
     """
     maze, start, stop = _check_range(maze, start, stop)
     rows = maze.band * _bands_per_chunk(maze, bands_per_chunk)
@@ -102,7 +111,7 @@ def band_chunks(
 def make_chunk(maze: InfiniteMaze, start: int, stop: int) -> np.ndarray:
     """A chunk: ``maze.rows(start, stop)``, on one core."""
     with one_core():
-        return maze.rows(start, stop)
+        return maze.rows(start, stop, out=chunk_buffer(stop - start, maze.width))
 
 
 class _Chunks:
@@ -172,7 +181,7 @@ def to_dask(
         A plane's columns, as :meth:`Plane.region` takes them; nothing for
         an ``InfiniteMaze``.
     bands_per_chunk:
-        Bands a chunk (see :func:`band_chunks`); ``None``: about 8 MiB a
+        Bands a chunk (see :func:`band_chunks`); ``None``: about 32 MiB a
         chunk, one band a chunk when bands are that large.
     chunks:
         A plane's: the ``(rows, columns)`` of a chunk, multiples of

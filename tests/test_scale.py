@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import eller_stream as es
+from eller_stream import scale
 from eller_stream.scale import CHUNK_BYTES
 
 from naive import EAST, SOUTH, perfect_problems
@@ -85,16 +86,30 @@ def test_chunks_follow_the_bands():
     assert es.band_chunks(maze, 0, 8, bands_per_chunk=1) == (4, 4)
     assert es.band_chunks(maze, 1, 3, bands_per_chunk=5) == (2,)  # inside one band
     assert es.band_chunks(maze, -1, 0) == (1,)
-    # the default: about CHUNK_BYTES (8 MiB) a chunk, one band a chunk when a band is larger
-    assert CHUNK_BYTES == 8 << 20
-    assert es.band_chunks(maze, 0, 10**6)[0] == 4 * -(-(8 << 20) // 40)
-    wide = es.InfiniteMaze(2**17, band=64, seed=0)
+    # the default: about CHUNK_BYTES (32 MiB) a chunk, one band a chunk when a band is larger
+    assert CHUNK_BYTES == 32 << 20
+    assert es.band_chunks(maze, 0, 10**7)[0] == 4 * -(-(32 << 20) // 40)
+    wide = es.InfiniteMaze(2**19, band=64, seed=0)
     assert set(es.band_chunks(wide, 0, 640)) == {64}
+    assert set(es.band_chunks(es.InfiniteMaze(2**17, band=64, seed=0), 0, 512)) == {256}
     for start in range(-9, 9):
         sizes = es.band_chunks(maze, start, start + 23, bands_per_chunk=2)
         assert sum(sizes) == 23 and all(sizes)
         bounds = np.cumsum((start, *sizes))
         assert all(row % 4 == 0 for row in bounds[1:-1])  # every cut is at a band's first row
+
+
+@pytest.mark.parametrize("rows", [1, 100, 4196, 8192])
+def test_a_chunk_is_the_rows_on_huge_pages_when_large(rows):
+    """A chunk of two huge pages (4 MiB) or more starts on a 2 MiB boundary
+    (Linux backs it with huge pages: Dask's workers fault each chunk in
+    afresh); its bytes are maze.rows' whatever its size."""
+    maze = es.InfiniteMaze(1000, band=32, seed=3, loops=0.5)
+    chunk = scale.make_chunk(maze, -5, rows - 5)
+    np.testing.assert_array_equal(chunk, maze.rows(-5, rows - 5))
+    assert chunk.flags.c_contiguous and chunk.flags.writeable
+    if rows * 1000 >= 4 << 20:
+        assert chunk.ctypes.data % (2 << 20) == 0
 
 
 def test_one_band_chunks_on_a_cluster_match(client):
@@ -219,7 +234,6 @@ def test_overwriting_a_file_or_symlink_leaves_nothing_beside_the_store(tmp_path,
 
 
 def test_a_failed_write_leaves_nothing(tmp_path, monkeypatch):
-    from eller_stream import scale
 
     def broken(maze, a, b):
         raise RuntimeError("disk on fire")
