@@ -44,6 +44,7 @@ _1 = _U64(1)
 _2 = _U64(2)
 _3 = _U64(3)
 _63 = _U64(63)
+_ODD = _U64(0xAAAAAAAAAAAAAAAA)  # the odd columns of a word
 # Of a dead end with three candidates, the k-th is taken, k = (high 32 bits * 3) >> 32:
 # k >= 1 from high 32 bits _K3_1 on, k = 2 from _K3_2 on.
 _K3_1 = _U64((2**32 + 2) // 3)
@@ -206,24 +207,36 @@ def _scan(
             )
             pl[i, _WD] = _west(pl, _AD, i, _1)
             pl[i, _CAND] = pl[i, _AD] & pl[i, _OK] & (cn | cs | cw | ce)
-        # Which candidates open east, E: a recurrence along the row, solved bitwise.  A candidate
-        # is still a dead end unless the one before it, at x - 1, opened east; its west neighbour
-        # is a dead end (WD) unless a candidate (braided or opened into), or opened into by a
-        # candidate at x - 2.  Each pass settles one more cell of the runs of candidates; E is
-        # done when a pass changes nothing.
+        # Which candidates open east, E: a recurrence along the row.  A candidate after a
+        # candidate opens east if its choice says so (BE) and the one before it did not: along such
+        # links E alternates from the candidate that starts them.  A start opens east as its draw
+        # says (never, after a candidate), which for a run's first candidate turns on its west
+        # neighbour being still a dead end: on E two cells west.  docs/internals.md says more.
+        for i in range(nw):
+            pl[i, _GOES_E] = _Z
         while True:
             changed = _Z
+            w = _Z  # bit 63: the chain crossing into word i has E on its cells of even columns
             for i in range(nw):
+                cand, ae, be = pl[i, _CAND], pl[i, _AE], pl[i, _BE]
                 c1 = _west(pl, _CAND, i, _1)
-                still = pl[i, _CAND] & ~(c1 & _west(pl, _GOES_E, i, _1))
-                wd = pl[i, _WD] & ~c1 & ~_west(pl, _GOES_E, i, _2)
-                e = still & ((wd & pl[i, _AE]) | (~wd & pl[i, _BE]))
-                changed |= e ^ pl[i, _GOES_E]
-                pl[i, _GOES_E] = e
-                pl[i, _BR] = still
-                pl[i, _WDR] = wd
+                links = cand & c1 & be  # E(x) = not E(x - 1)
+                starts = cand & ~links  # E(x) = 0 where a candidate is west, else the draw's
+                firsts = cand & ~c1
+                wdf = pl[i, _WD] & firsts
+                e2 = _west(pl, _GOES_E, i, _2)
+                wd = wdf & ~e2
+                at = firsts & ((wd & ae) | (~wd & be))  # each start's E
+                even = (at ^ _ODD) & starts  # the starts whose chain has E on its even columns
+                carry = (w >> _63) & links & _1
+                w = even | (((links + ((even << _1) & links) + carry) ^ links) & links)  # spread on
+                pl[i, _GOES_E] = cand & (w ^ _ODD)
+                changed |= (_west(pl, _GOES_E, i, _2) ^ e2) & wdf & (ae ^ be)
             if changed == _Z:
                 break
+        for i in range(nw):
+            pl[i, _BR] = pl[i, _CAND] & ~_west(pl, _GOES_E, i, _1)
+            pl[i, _WDR] = pl[i, _WD] & ~_west(pl, _CAND, i, _1) & ~_west(pl, _GOES_E, i, _2)
         for i in range(nw):  # the sides opened
             br, wd = pl[i, _BR], pl[i, _WDR]
             pl[i, _SN] = br & ((wd & pl[i, _AN]) | (~wd & pl[i, _BN]))
@@ -256,8 +269,9 @@ def band_braid(
 
     Row y is scanned in passes over its words, after rows 0 .. y - 1: its
     dead ends and each one's choice in both cases of its west neighbour;
-    which candidates open east (a pass for each cell of the longest run of
-    candidates, and one more); the sides opened; the next row's planes.  A
+    which candidates open east (a sweep over the words, and one more for
+    each start of a run that turns on the run before it); the sides opened;
+    the next row's planes.  A
     row's flags are written once the row below is scanned (which may open
     its south walls)."""
     loop_below = _U64(th[TH_LOOP])

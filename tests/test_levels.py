@@ -59,6 +59,16 @@ def test_braided_rows_match_the_model(width, band, seed, horizontal, vertical, d
     np.testing.assert_array_equal(maze.rows(start, stop), expected)
 
 
+@pytest.mark.parametrize("width", [64, 65, 100, 128, 130, 200])
+@pytest.mark.parametrize("loops", [0.5, 1.0])
+def test_braided_rows_past_a_word_match_the_model(width, loops):
+    """Rows of more than 64 cells: the braid's scan works a word of 64
+    columns at a time, and runs of candidates cross from one word into the
+    next (the hypothesis test above keeps to one word)."""
+    maze = es.InfiniteMaze(width, 16, 5, loops=loops)
+    np.testing.assert_array_equal(maze.rows(-16, 48), banded_reference(width, 16, 5, -16, 48, loops=loops))
+
+
 def test_loops_zero_is_todays_maze():
     for args in [(13, 5, 11, 0.4, 0.6, 0.3), (80, 32, 7, 0.5, 0.5, None), (1, 2, 0, 1.0, 0.0, 1.0)]:
         old, new = es.InfiniteMaze(*args), es.InfiniteMaze(*args, loops=0.0)
