@@ -297,11 +297,14 @@ def test_info_answers_while_heavy_regions_are_in_flight(server: Server) -> None:
     assert sorted(waits)[len(waits) // 2] < max(alone / 4, 0.05), (alone, waits)
 
 
-@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (2**20, 1), (1, 2**16 + 3), (3, 2**14), (5, 2**14 + 1)])
+@pytest.mark.parametrize(
+    "shape", [(1, 1), (3, 5), (2**16 + 5, 1), (1, 2**16 + 3), (3, 2**14), (5, 2**14 + 1)]
+)
 def test_a_json_answer_is_encoded_in_pieces_with_the_same_bytes(shape: tuple[int, int]) -> None:
     """json.dumps of a whole 2**20-cell grid held the GIL about half a
     second (every other request's turn too): the rows are encoded a piece at
-    a time, whole rows or pieces of a longer row, into the same bytes."""
+    a time, whole rows or pieces of a longer row, into the same bytes (a
+    column of 2**16 + 5 rows: four whole pieces and a short one)."""
     grid = np.random.default_rng(sum(shape)).integers(0, 4, shape, dtype=np.uint8)
     for head in ({}, {"y0": "-5", "width": shape[1]}):
         got, media = _answer.encode(grid, "json", head)
