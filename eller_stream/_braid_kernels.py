@@ -43,6 +43,7 @@ _Z = _U64(0)
 _1 = _U64(1)
 _2 = _U64(2)
 _3 = _U64(3)
+_62 = _U64(62)
 _63 = _U64(63)
 _ODD = _U64(0xAAAAAAAAAAAAAAAA)  # the odd columns of a word
 # Of a dead end with three candidates, the k-th is taken, k = (high 32 bits * 3) >> 32:
@@ -64,15 +65,14 @@ _K3B = 9  # k = 2 of three candidates
 _AD = 10  # its dead ends before its scan
 _WD = 11  # the west neighbour in _AD
 _CAND = 12  # candidates: in _AD, with a draw in _OK
-_GOES_E = 13  # the candidates that open east
-_AN, _AS, _AW, _AE = 14, 15, 16, 17  # the side chosen if the west neighbour is a dead end
-_BN, _BS, _BW, _BE = 18, 19, 20, 21  # the side chosen if it is not
-_BR = 22  # braided
-_WDR = 23  # the west neighbour a dead end when scanned
-_SN, _SS, _SW, _SE = 24, 25, 26, 27  # the side opened
-_PE = 28  # EAST flags to add to the row above (written once the row below is scanned)
-_PS = 29  # SOUTH flags to add to the row above
-_PLANES = 30
+_AN, _AS, _AW, _AE = 13, 14, 15, 16  # the side chosen if the west neighbour is a dead end
+_BN, _BS, _BW, _BE = 17, 18, 19, 20  # the side chosen if it is not
+_BR = 21  # braided
+_WDR = 22  # the west neighbour a dead end when scanned
+_SN, _SS, _SW, _SE = 23, 24, 25, 26  # the side opened
+_PE = 27  # EAST flags to add to the row above (written once the row below is scanned)
+_PS = 28  # SOUTH flags to add to the row above
+_PLANES = 29
 
 
 @_njit(inline="always")
@@ -179,7 +179,6 @@ def _scan(
             below_2 = bits_of(codes, at, 8)
             pl[i, _K3A] = ~below_1 & below_2
             pl[i, _K3B] = ~below_2
-            pl[i, _GOES_E] = _Z
             valid = low_bits(min(64, width - i * 64))
             pl[i, _E1] &= valid
             pl[i, _S1] &= valid
@@ -212,31 +211,30 @@ def _scan(
         # links E alternates from the candidate that starts them.  A start opens east as its draw
         # says (never, after a candidate), which for a run's first candidate turns on its west
         # neighbour being still a dead end: on E two cells west.  docs/internals.md says more.
+        e_west = c_west = w = _Z  # word i - 1's E, candidates, and spread (bit 63: into word i)
         for i in range(nw):
-            pl[i, _GOES_E] = _Z
-        while True:
-            changed = _Z
-            w = _Z  # bit 63: the chain crossing into word i has E on its cells of even columns
-            for i in range(nw):
-                cand, ae, be = pl[i, _CAND], pl[i, _AE], pl[i, _BE]
-                c1 = _west(pl, _CAND, i, _1)
-                links = cand & c1 & be  # E(x) = not E(x - 1)
-                starts = cand & ~links  # E(x) = 0 where a candidate is west, else the draw's
-                firsts = cand & ~c1
-                wdf = pl[i, _WD] & firsts
-                e2 = _west(pl, _GOES_E, i, _2)
-                wd = wdf & ~e2
+            cand, ae, be, wdp = pl[i, _CAND], pl[i, _AE], pl[i, _BE], pl[i, _WD]
+            c1 = (cand << _1) | (c_west >> _63)
+            links = cand & c1 & be  # E(x) = not E(x - 1)
+            starts = cand & ~links  # E(x) = 0 where a candidate is west, else the draw's
+            firsts = cand & ~c1
+            wdf = wdp & firsts
+            turns = wdf & (ae ^ be)  # the starts whose E turns on E two cells west
+            carry = (w >> _63) & links & _1
+            e = _Z
+            while True:
+                wd = wdf & ~((e << _2) | (e_west >> _62))
                 at = firsts & ((wd & ae) | (~wd & be))  # each start's E
                 even = (at ^ _ODD) & starts  # the starts whose chain has E on its even columns
-                carry = (w >> _63) & links & _1
                 w = even | (((links + ((even << _1) & links) + carry) ^ links) & links)  # spread on
-                pl[i, _GOES_E] = cand & (w ^ _ODD)
-                changed |= (_west(pl, _GOES_E, i, _2) ^ e2) & wdf & (ae ^ be)
-            if changed == _Z:
-                break
-        for i in range(nw):
-            pl[i, _BR] = pl[i, _CAND] & ~_west(pl, _GOES_E, i, _1)
-            pl[i, _WDR] = pl[i, _WD] & ~_west(pl, _CAND, i, _1) & ~_west(pl, _GOES_E, i, _2)
+                solved = cand & (w ^ _ODD)
+                again = ((solved ^ e) << _2) & turns
+                e = solved
+                if again == _Z:
+                    break
+            pl[i, _BR] = cand & ~((e << _1) | (e_west >> _63))
+            pl[i, _WDR] = wdp & ~c1 & ~((e << _2) | (e_west >> _62))
+            e_west, c_west = e, cand
         for i in range(nw):  # the sides opened
             br, wd = pl[i, _BR], pl[i, _WDR]
             pl[i, _SN] = br & ((wd & pl[i, _AN]) | (~wd & pl[i, _BN]))
