@@ -20,11 +20,11 @@ def _textbook(grid: np.ndarray, cumulative: np.ndarray, seed: int) -> None:
     height, width = grid.shape
     np.random.seed(seed)
     visited = np.zeros((height, width), np.bool_)
-    ys = np.empty(height * width, np.int64)  # the list of active cells, oldest first
-    xs = np.empty(height * width, np.int64)
-    ys[0] = int(np.random.random() * height)
-    xs[0] = int(np.random.random() * width)
-    visited[ys[0], xs[0]] = True
+    active = np.empty(height * width, np.int32)  # the list of active cells (y * width + x), oldest first
+    y0 = int(np.random.random() * height)
+    x0 = int(np.random.random() * width)
+    active[0] = y0 * width + x0
+    visited[y0, x0] = True
     n = 1
     oy = np.empty(4, np.int64)
     ox = np.empty(4, np.int64)
@@ -44,17 +44,15 @@ def _textbook(grid: np.ndarray, cumulative: np.ndarray, seed: int) -> None:
             i = (n + 1) // 2 - 1
         else:
             raise ValueError("not a Growing Tree strategy")
-        y, x = ys[i], xs[i]
+        y, x = divmod(active[i], width)
         k = 0
         for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
             if 0 <= ny < height and 0 <= nx < width and not visited[ny, nx]:
                 oy[k] = ny
                 ox[k] = nx
                 k += 1
-        if k == 0:  # list.pop(i)
-            for t in range(i, n - 1):
-                ys[t] = ys[t + 1]
-                xs[t] = xs[t + 1]
+        if k == 0:  # list.pop(i): numba moves overlapping slices as numpy does
+            active[i : n - 1] = active[i + 1 : n]
             n -= 1
             continue
         o = int(np.random.random() * k)
@@ -64,8 +62,7 @@ def _textbook(grid: np.ndarray, cumulative: np.ndarray, seed: int) -> None:
         else:
             grid[min(y, ny), x] |= SOUTH
         visited[ny, nx] = True
-        ys[n] = ny
-        xs[n] = nx
+        active[n] = ny * width + nx
         n += 1
 
 
