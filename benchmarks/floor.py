@@ -26,15 +26,20 @@ def floor_rows(out: np.ndarray, key: np.uint64, counter: np.uint64, threshold: n
     return counter
 
 
-@numba.njit(cache=True, nogil=True, boundscheck=False, parallel=True)
 def floor_rows_parallel(out: np.ndarray, key: np.uint64, threshold: np.uint64, parts: int) -> None:
-    """:func:`floor_rows` of ``out`` in ``parts`` runs of rows, a run a
-    thread (numba's threads): each thread draws and writes only its own rows,
-    shares nothing and waits for nothing, so its speed-up over one thread is
-    the most any kernel of that work can get on the machine."""
-    n_rows = out.shape[0]
+    """:func:`floor_rows` of ``out`` in runs of rows, a run a thread, on at
+    most ``parts`` threads and numba's thread count (``numba.set_num_threads``),
+    on the threads the package shares a range's bands on
+    (``eller_stream._parallel.run_parts``): each thread draws and writes only
+    its own rows, shares nothing and waits for nothing, so its speed-up over
+    one thread is the most any kernel of that work can get on the machine."""
+    from eller_stream import _parallel as par
+
     width = out.shape[1]
-    for p in numba.prange(parts):
-        y0 = p * n_rows // parts
-        y1 = (p + 1) * n_rows // parts
-        floor_rows(out[y0:y1], key, np.uint64(y0 * width), threshold)
+    runs = par.split(out.shape[0], min(parts, numba.get_num_threads()))
+    par.run_parts(
+        [
+            lambda a=a, b=b: floor_rows(out[a:b], np.uint64(key), np.uint64(a * width), np.uint64(threshold))
+            for a, b in runs
+        ]
+    )

@@ -29,7 +29,6 @@ from __future__ import annotations
 import numpy as np
 
 from ._eller_kernels import (
-    LR_PAD,
     _after_join,
     _after_leave,
     _join,
@@ -40,7 +39,7 @@ from ._eller_kernels import (
 )
 from ._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES, lists_of_planes, planes_of_lists, planes_rows
 from ._last_row_kernels import last_row, last_row_of_planes
-from ._numba import _U64, Int64, _njit, _sel, prange
+from ._numba import _U64, Int64, _njit, _sel
 from ._planes_io import draw_masks
 from ._rng import _GOLDEN, _LOW32, _S32, DRAW_STEP, draw_point, mix64, random_bits
 
@@ -284,56 +283,6 @@ def _span_on_planes(
             return i + 1, y + 1
     lists_of_planes(P, N, left, right, width)
     return i, y
-
-
-@_njit
-def _band_into(
-    out: np.ndarray,
-    key: np.uint64,
-    band0: np.uint64,
-    j: int,
-    band_height: int,
-    th: np.ndarray,
-    left: np.ndarray,
-    right: np.ndarray,
-    doors: np.ndarray,
-    parent: np.ndarray,
-) -> None:
-    """The rows of band ``band0 + j`` into ``out``, whose row 0 is the first
-    row of band ``band0`` (the last band may end with ``out``); the other
-    arrays are scratch."""
-    for x in range(left.shape[0]):
-        left[x] = x
-        right[x] = x
-    lo = j * band_height
-    stop = min(lo + band_height, out.shape[0])
-    first = np.int64(0)  # an int64, not a literal 0: band_span is compiled once for every caller
-    band_span(left, right, out[lo:stop], key, _U64(band0) + _U64(j), first, band_height, th, doors, parent)
-
-
-@_njit(parallel=True)
-def band_rows_parallel(
-    out: np.ndarray,
-    key: np.uint64,
-    band0: np.uint64,
-    band_height: int,
-    th: np.ndarray,
-    lefts: np.ndarray,
-    rights: np.ndarray,
-    doors: np.ndarray,
-    parents: np.ndarray,
-) -> None:
-    """Whole bands from band ``band0`` into ``out`` (the last may be cut
-    short), shared among numba's threads: thread ``t`` makes bands ``t``,
-    ``t + T``, ... with row ``t`` of the scratch arrays (``T`` rows each), so
-    the kernel allocates nothing and the bytes are those of one thread."""
-    n_bands = (out.shape[0] + band_height - 1) // band_height
-    threads = lefts.shape[0]
-    w = out.shape[1]
-    for t in prange(threads):
-        left, right = lefts[t, : w + LR_PAD], rights[t, : w + LR_PAD]
-        for j in range(t, n_bands, threads):
-            _band_into(out, key, band0, j, band_height, th, left, right, doors[t, :w], parents[t, : w + 1])
 
 
 @_njit

@@ -14,9 +14,8 @@ import numpy as np
 
 from ._band_kernels import TH_DOOR, TH_DOOR_ABOVE, TH_ROOM, band_span
 from ._braid_kernels import band_braid
-from ._eller_kernels import LR_PAD
 from ._format import EAST, SOUTH
-from ._numba import _U64, _njit, prange
+from ._numba import _U64, _njit
 from ._room_kernels import _band_with_rooms, band_rooms, room_capacity
 from ._union_find import find
 
@@ -95,40 +94,6 @@ def bands_rows(
         band = _U64(band0) + _U64(j)
         above = _above(out, ths, j, lo, 0, none)
         band_make(out[lo:stop], key, band, band_height, _th_row(ths, j), left, right, doors, parent, above)
-
-
-@_njit(parallel=True)
-def bands_rows_parallel(
-    out: np.ndarray,
-    key: np.uint64,
-    band0: np.uint64,
-    band_height: int,
-    ths: np.ndarray,
-    lefts: np.ndarray,
-    rights: np.ndarray,
-    doors: np.ndarray,
-    parents: np.ndarray,
-) -> None:
-    """:func:`bands_rows` shared among numba's threads, a run of bands a
-    thread: each band is braided by the thread that made it, the bytes are
-    those of one thread."""
-    n_bands = (out.shape[0] + band_height - 1) // band_height
-    threads = lefts.shape[0]
-    none = np.empty(0, np.uint8)
-    w = out.shape[1]
-    for t in prange(threads):
-        left, right = lefts[t, : w + LR_PAD], rights[t, : w + LR_PAD]
-        j0 = t * n_bands // threads  # a run of bands a thread: each but its first has the band above
-        for j in range(j0, (t + 1) * n_bands // threads):
-            lo = j * band_height
-            stop = min(lo + band_height, out.shape[0])
-            band = _U64(band0) + _U64(j)
-            th = _th_row(ths, j)
-            above = _above(out, ths, j, lo, j0, none)
-            band_make(
-                out[lo:stop], key, band, band_height, th, left, right, doors[t, :w], parents[t, : w + 1],
-                above,
-            )  # fmt: skip
 
 
 @_njit

@@ -1,16 +1,22 @@
 """Whole bands on every core: when it is worth it, the threads' scratch
 rows, one parallel call at a time, and never in a child forked after one.
 
-numba's default thread pool runs one parallel call at a time (a lock), and
-its OpenMP pool does not survive ``fork``: a child of a process that made
-a parallel call makes its bands on one core (``os.register_at_fork``).
+The banded maze's bands are shared among threads of this module (:func:`run_parts`):
+each calls the serial kernel, which releases the GIL, on a run of whole
+bands, so no parallel kernel is compiled for them. The plane's regions use
+numba's parallel kernel (:func:`run`): its thread pool runs one parallel
+call at a time (a lock), and its OpenMP pool does not survive ``fork``. A
+child of a process that made a parallel call makes its bands on one core
+(``os.register_at_fork``).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
+import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,21 +24,28 @@ import numpy as np
 from ._backend import LEAN, backend
 from ._eller_kernels import LR_PAD
 from ._engine import lean_first
-from ._numba import call, load
+from ._numba import load
 from ._stream_base import CALL_CELLS
 
-__all__ = ["alloc", "one_thread", "rows_apart", "run", "scratch"]
+__all__ = ["alloc", "one_thread", "rows_apart", "run_parts", "scratch", "split", "thread_rows"]
 
 PARALLEL_CELLS = 1 << 17  # a range of at least this many cells (and two bands) uses every core
 # A band of more cells than this is made on one core, in calls of CALL_CELLS
 # cells (a parallel call makes whole bands and could not be interrupted).
 PARALLEL_BAND_CELLS = 8 * CALL_CELLS
 _lock = threading.Lock()
+Part = Callable[[], object]  # a part of a parallel call (:func:`run_parts`)
 _used = [False, False]  # [a parallel call in this process, one before a fork]
+
+
+_tasks: list[queue.SimpleQueue[Any]] = [queue.SimpleQueue()]  # the parts handed to the threads
+_threads: list[threading.Thread] = []
 
 
 def _forked_child() -> None:
     _used[1] = _used[1] or _used[0]
+    _tasks[0] = queue.SimpleQueue()  # the threads did not come along
+    _threads.clear()
 
 
 if hasattr(os, "register_at_fork"):
@@ -94,29 +107,36 @@ def rows_apart(threads: int, n: int, dtype: type, what: str) -> np.ndarray:
     return flat[start : start + threads * stride * item].view(dtype).reshape(threads, stride)
 
 
-def scratch(threads: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def scratch(threads: int, width: int) -> list[np.ndarray]:
     """A row a thread of each array the band kernels need, ``[t, :n]`` of
     :func:`rows_apart`: ``left``, ``right`` (int32, ``n = width + LR_PAD``),
     ``doors`` (uint8, ``width``), ``parent`` (int32, ``width + 1``)."""
     what = "the threads' scratch rows"
-    return (
+    return [
         rows_apart(threads, width + LR_PAD, np.int32, what),
         rows_apart(threads, width + LR_PAD, np.int32, what),
         rows_apart(threads, width, np.uint8, what),
         rows_apart(threads, width + 1, np.int32, what),
-    )
+    ]
 
 
-def one_thread(width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The rows :func:`scratch` gives a thread, for one thread: plain arrays
-    of those lengths (no line to keep apart; a range of a few bands pays no
-    more for them than for its rows)."""
-    return (
+def thread_rows(scratch: list[np.ndarray], t: int, width: int) -> list[np.ndarray]:
+    """Thread ``t``'s rows of :func:`scratch` or :func:`one_thread`: ``left``,
+    ``right``, ``doors``, ``parent``."""
+    left, right, doors, parent = scratch
+    return [left[t, : width + LR_PAD], right[t, : width + LR_PAD], doors[t, :width], parent[t, : width + 1]]
+
+
+def one_thread(width: int) -> list[np.ndarray]:
+    """The rows :func:`thread_rows` gives a thread, for one thread: plain
+    arrays of those lengths (no line to keep apart; a range of a few bands
+    pays no more for them than for its rows)."""
+    return [
         np.empty(width + LR_PAD, np.int32),
         np.empty(width + LR_PAD, np.int32),
         np.empty(width, np.uint8),
         np.empty(width + 1, np.int32),
-    )
+    ]
 
 
 def threads_for(rows: int, band: int, width: int, serial: object = None) -> int:
@@ -148,8 +168,48 @@ def bands_per_call(threads: int, band: int, width: int) -> int:
     return max(threads, threads * CALL_CELLS // (band * width))
 
 
-def run(kernel: Callable[..., Any], *args: Any) -> None:
-    """A parallel kernel call, one at a time."""
+def split(n: int, parts: int) -> list[tuple[int, int]]:
+    """``range(n)`` in ``parts`` runs ``(start, stop)`` as even as can be, the empty left out."""
+    cuts = [t * n // parts for t in range(parts + 1)]
+    return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
+
+
+def _serve(tasks: queue.SimpleQueue[Any]) -> None:
+    """A thread of the pool: run the parts handed to it, for ever."""
+    while True:
+        part, done, error = tasks.get()
+        try:
+            part()
+        except BaseException as exc:  # the caller raises it
+            error.append(exc)
+        finally:
+            done.set()
+
+
+def run_parts(parts: Sequence[Part]) -> None:
+    """Each of ``parts`` on a thread of its own, the first in this one, one
+    parallel call at a time; each part calls a kernel that releases the GIL.
+    Returns once every part is over, raising the first error of the others
+    after this thread's own. One part runs here, with no lock."""
+    if len(parts) == 1:
+        parts[0]()
+        return
     with _lock:
         _used[0] = True
-        call(kernel, *args)
+        while len(_threads) < len(parts) - 1:
+            thread = threading.Thread(target=_serve, args=(_tasks[0],), name="eller-stream-part", daemon=True)
+            thread.start()
+            _threads.append(thread)
+        handed: list[tuple[threading.Event, list[BaseException]]] = [
+            (threading.Event(), []) for _ in parts[1:]
+        ]
+        for part, (done, error) in zip(parts[1:], handed, strict=True):
+            _tasks[0].put((part, done, error))
+        try:
+            parts[0]()
+        finally:
+            for done, _ in handed:
+                done.wait()
+        for _, error in handed:
+            if error:
+                raise error[0]

@@ -38,10 +38,10 @@ import numpy as np
 from ._band_kernels import SEAM_SALT
 from ._eller_kernels import LR_PAD, _join, _leave, eller_sweep, row_draws
 from ._format import EAST, SOUTH
-from ._numba import _U64, Int64, _mul_high, _njit, _sel, prange
+from ._numba import _U64, Int64, _mul_high, _njit, _sel
 from ._rng import _GOLDEN, _LOW32, _S32, mix64, random_bits
 
-__all__ = ["N_THRESHOLDS", "K", "plane_region", "plane_region_parallel"]
+__all__ = ["N_THRESHOLDS", "K", "plane_region"]
 
 K = 9  # a block is K x K blocks of the level below (odd: each has a middle one)
 HALF = (K - 1) // 2
@@ -443,44 +443,6 @@ def plane_region(
         _chunk_row(
             out, north[i], key, c, perfect, y0, x0, th, cy0 + i, grid, left, right, draws, flags, heads
         )
-    _merge_north(out, north, c, y0)
-    if perfect:
-        plane_doors(out, key, c, y0, x0)
-
-
-@_njit(parallel=True)
-def plane_region_parallel(
-    out: np.ndarray,
-    key: np.uint64,
-    c: Int64,
-    perfect: bool,
-    y0: Int64,
-    x0: Int64,
-    th: np.ndarray,
-    threads: Int64,
-) -> None:
-    """:func:`plane_region` on ``threads`` threads: thread ``t`` makes chunk
-    rows ``t``, ``t + threads``, ... (each writes only its own rows of
-    ``out``, and its exits north into its own row of ``north``), then the
-    doors on one. The same bytes."""
-    key = _U64(key)
-    h, w = out.shape
-    out[:] = 0
-    cy0 = y0 // c
-    n = (y0 + h) // c - cy0 + 1
-    north = np.zeros((n, w), np.uint8)
-    grids = np.empty((threads, c, c), np.uint8)
-    lefts = np.empty((threads, c + LR_PAD), np.int32)
-    rights = np.empty((threads, c + LR_PAD), np.int32)
-    draws = np.empty((threads, c), np.uint64)
-    flags = np.empty((threads, c), np.uint8)
-    heads = np.empty((threads, c), np.int64)
-    for t in prange(threads):
-        for i in range(t, n, threads):
-            _chunk_row(
-                out, north[i], key, c, perfect, y0, x0, th, cy0 + i,
-                grids[t], lefts[t], rights[t], draws[t], flags[t], heads[t],
-            )  # fmt: skip
     _merge_north(out, north, c, y0)
     if perfect:
         plane_doors(out, key, c, y0, x0)

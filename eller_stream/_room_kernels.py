@@ -279,7 +279,7 @@ def rooms_by_lists(
         y += 1
 
 
-@_njit(inline="always")
+@_njit
 def rooms_by_planes(
     left: np.ndarray,
     right: np.ndarray,

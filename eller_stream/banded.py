@@ -20,7 +20,6 @@ import numpy as np
 from . import _band_kernels as bk
 from . import _content, _cost, _maze_json
 from . import _engine as engine
-from . import _level_kernels as lk
 from . import _parallel as par
 from . import _room_kernels as rk
 from ._banded_stream import BandedStream
@@ -329,35 +328,34 @@ class InfiniteMaze:
         return out
 
     def _bands(self, row: int, out: np.ndarray, level: bool = False) -> None:
-        """``out``'s whole bands (the last may be cut short) from row ``row``,
-        a band's first row: shared among numba's threads when they are many,
-        in calls of about ``CALL_CELLS`` cells a thread.  ``level``: with the
-        bands' own thresholds, loops and rooms (:mod:`_level_kernels`)."""
+        """``out``'s whole bands (the last may be cut short) from row ``row``, a band's first: a
+        run of them a thread when numba's threads are many, in calls of about ``CALL_CELLS``
+        cells a thread.  ``level``: with the bands' own thresholds, loops and rooms."""
         k, w = self._band, self._width
         threads = par.threads_for(out.shape[0], k, w, engine.bands_rows if level else engine.band_stream_rows)
-        if threads > 1:
-            try:
-                scratch = par.scratch(threads, w)
-            except ValueError:
-                threads = 1  # one core, then
-        if threads == 1 and not level:
-            ones = np.arange(w + LR_PAD, dtype=np.int32)
-            fill(self._kernel, Sets(row, ones, ones.copy()), out)
-            return
-        if threads == 1:
-            scratch = par.one_thread(w)
+        try:
+            scratch = par.scratch(threads, w)
+        except ValueError:
+            threads, scratch = 1, par.scratch(1, w)  # one core, then
         per_call = k * par.bands_per_call(threads, k, w)
         for lo in range(0, out.shape[0], per_call):
-            b = (row + lo) // k
-            chunk, band = out[lo : lo + per_call], np.uint64(b & _MASK64)
-            if not level:
-                par.run(bk.band_rows_parallel, chunk, self._key, band, k, self._th, *scratch)
-                continue
-            ths = self._ths(b, chunk.shape[0] // k)
-            if threads == 1:
-                call(engine.bands_rows, chunk, self._key, band, k, ths, *scratch)
-            else:
-                par.run(lk.bands_rows_parallel, chunk, self._key, band, k, ths, *scratch)
+            n = -(-min(per_call, out.shape[0] - lo) // k)  # the bands of this call
+            ths = self._ths((row + lo) // k, n) if level else None
+            parts = []
+            for t, (j0, j1) in enumerate(par.split(n, threads)):
+                th, run = ths if ths is None or len(ths) == 1 else ths[j0:j1], out[lo + j0 * k : lo + j1 * k]
+                parts.append(self._part(row + lo + j0 * k, run, th, par.thread_rows(scratch, t, w)))
+            par.run_parts(parts)
+
+    def _part(self, row: int, out: np.ndarray, ths: np.ndarray | None, rows: list[np.ndarray]) -> par.Part:
+        """``out``'s bands from row ``row`` (a band's first) by the serial kernels, on any thread:
+        ``ths`` the levels' thresholds (``None``: plain), ``rows`` a thread's scratch."""
+        if ths is None:  # a stream's calls, of at most CALL_CELLS cells (a band may be longer)
+            sets = Sets(row, rows[0], rows[1])
+            sets.left[:] = sets.right[:] = np.arange(self._width + LR_PAD, dtype=np.int32)  # of one cell
+            return lambda: fill(self._kernel, sets, out)
+        band = np.uint64((row // self._band) & _MASK64)
+        return lambda: call(engine.bands_rows, out, self._key, band, self._band, ths, *rows)
 
     # -- rows with loops or a schedule ----------------------------------------
     def _whole_in(self, b: int) -> bool:

@@ -224,18 +224,18 @@ class Plane:
         # (imports numba)
         threads = par.threads_for(h, c, w, _region_kernel) if h * w >= par.PARALLEL_CELLS else 1
         per_call = max(1, threads * CALL_CELLS // (c * w)) * c
-        perfect = self._params.perfect
         start = 0
         while start < h:
             stop = min(h, start + per_call - (y0 + start) % c)  # strips end on chunk rows
-            strip = out[start:stop]
-            if threads > 1:
-                par.run(
-                    pk.plane_region_parallel, strip, self._key, c, perfect, y0 + start, x0, self._th, threads
-                )
-            else:
-                _region_kernel(strip, self._key, c, perfect, y0 + start, x0, self._th)
+            top = y0 + start  # the strip's chunk rows, a run of them a thread: the same bytes
+            cuts = [0, *range(-top % c or c, stop - start, c), stop - start]
+            par.run_parts([self._part(out[start + cuts[i] : start + cuts[j]], top + cuts[i], x0)
+                           for i, j in par.split(len(cuts) - 1, threads)])  # fmt: skip
             start = stop
+
+    def _part(self, out: np.ndarray, y0: int, x0: int) -> par.Part:
+        """The region from ``(y0, x0)`` into ``out`` by the serial kernel, on any thread."""
+        return lambda: _region_kernel(out, self._key, self._chunk, self._params.perfect, y0, x0, self._th)
 
     def __getitem__(self, index: tuple[slice, slice]) -> np.ndarray:
         """``plane[y0:y1, x0:x1]`` is ``plane.region(y0, y1, x0, x1)``; ``plane[y, x]``

@@ -9,6 +9,7 @@ import hashlib
 import pickle
 import random
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given
@@ -16,7 +17,6 @@ from hypothesis import strategies as st
 from strategies import door_probabilities, probabilities, seeds
 
 import eller_stream as es
-from eller_stream import _level_kernels as lk
 from eller_stream import _parallel as par
 
 from naive import (
@@ -206,18 +206,26 @@ def test_the_parallel_path_gives_the_same_rows(monkeypatch):
     np.testing.assert_array_equal(whole, by_band[5 : 5 + n])
 
 
-def test_the_parallel_kernel_is_the_serial_one():
-    maze = es.InfiniteMaze(23, 6, seed=8, loops=0.5)
-    serial = np.empty((6 * 13 + 2, 23), np.uint8)
-    parallel = serial.copy()
-    band0 = np.uint64(2**64 - 5)
-    ths = maze._ths(-5, 14)
-    one = [np.empty(26, np.int32), np.empty(26, np.int32), np.empty(23, np.uint8), np.empty(24, np.int32)]
-    lk.bands_rows(serial, maze._key, band0, 6, ths, *one)
-    scratch = [np.empty((3, 26), np.int32), np.empty((3, 26), np.int32), np.empty((3, 23), np.uint8)]
-    lk.bands_rows_parallel(parallel, maze._key, band0, 6, ths, *scratch, np.empty((3, 24), np.int32))
-    np.testing.assert_array_equal(serial, parallel)
-    np.testing.assert_array_equal(serial[:78], maze.rows(-30, 48))
+def test_a_range_on_every_core_is_the_serial_one(monkeypatch):
+    """A run of bands a thread, each with its own thresholds of the schedule
+    (sliced per run), past the uint64 wrap of the band numbers: the bytes of
+    one thread, of the stream and of the bands one at a time."""
+    ramp = es.Schedule({-4: {"loops": 1.0, "doors": 0.2}, -1: {"rooms": 0.4}, 2: {"horizontal": 0.9}})
+    threads, parts, real = numba.get_num_threads(), [], par.run_parts
+    monkeypatch.setattr(par, "PARALLEL_CELLS", 1)
+    monkeypatch.setattr(par, "run_parts", lambda p: parts.append(len(p)) or real(p))
+    for maze in (es.InfiniteMaze(23, 6, seed=8, loops=0.5), es.InfiniteMaze(23, 6, seed=8, schedule=ramp)):
+        parts.clear()
+        parallel = maze.rows(-30, 50)  # 13 whole bands (6 and 7 a thread) and 2 rows of one
+        assert max(parts) == threads > 1
+        try:
+            numba.set_num_threads(1)
+            np.testing.assert_array_equal(maze.rows(-30, 50), parallel)
+        finally:
+            numba.set_num_threads(threads)
+        np.testing.assert_array_equal(maze.stream(-30).take(80), parallel)
+        by_band = np.vstack([maze.rows(r, r + 6) for r in range(-30, 54, 6)])
+        np.testing.assert_array_equal(by_band[:80], parallel)
 
 
 def test_checkpoints_keep_the_loops():

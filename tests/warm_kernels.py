@@ -83,8 +83,9 @@ def streams() -> None:
 def grids() -> None:
     """The braid and the rooms' plan (which the levels call); the other
     generators, the analysis of a grid (walks, metrics, loops, detours), the
-    plane's regions; once the banded maze's rows are ready, their parallel
-    ranges; once the levels are, theirs and the window's searches."""
+    plane's regions; once the banded maze's rows are ready, their ranges on
+    every core (the serial kernels on threads); once the levels are, theirs
+    and the window's searches."""
     th = np.zeros(16, np.uint64)  # nothing drawn: compiled, no more
     doors, none = np.zeros(13, np.uint8), np.zeros(0, np.uint8)
     _braid_kernels.band_braid(np.zeros((5, 13), np.uint8), np.uint64(1), np.uint64(2), th, doors, none)
@@ -110,7 +111,7 @@ def grids() -> None:
         plane.region(0, 512, 0, 512)  # on every core
         plane.path((0, 0), (9, 9))
     wait_for("bands", 0)
-    es.InfiniteMaze(13, 5, 11).rows(0, 40_000)  # a big job: the banded maze's parallel kernel
+    es.InfiniteMaze(13, 5, 11).rows(0, 40_000)  # a big job: on every core
     wait_for("levels", 0)
     for knobs in LEVELS:
         es.InfiniteMaze(13, 5, 11, **knobs).rows(0, 40_000)  # type: ignore[arg-type]
