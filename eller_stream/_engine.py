@@ -148,7 +148,7 @@ def settle(timeout: float | None = None) -> bool:
 
 def lean_first(kernel: object) -> bool:
     """Whether a job for ``kernel`` goes to its lean twin, however large,
-    rather than to a parallel kernel that would compile first: ``kernel`` is
+    rather than to the kernel, which would compile first: ``kernel`` is
     cold and :func:`lean_up_to` raised the limit (the server)."""
     return _lean_cells[0] > LEAN_CELLS and cold(kernel)
 

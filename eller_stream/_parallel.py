@@ -1,12 +1,12 @@
 """Whole bands on every core: when it is worth it, the threads' scratch
 rows, one parallel call at a time, and never in a child forked after one.
 
-The banded maze's bands are shared among threads of this module (:func:`run_parts`):
-each calls the serial kernel, which releases the GIL, on a run of whole
-bands, so no parallel kernel is compiled for them. The plane's regions use
-numba's parallel kernel (:func:`run`): its thread pool runs one parallel
-call at a time (a lock), and its OpenMP pool does not survive ``fork``. A
-child of a process that made a parallel call makes its bands on one core
+A range's whole bands (and a plane's chunk rows) are shared among threads
+of this module (:func:`run_parts`): each calls the serial kernel, which
+releases the GIL, on a run of them, so no parallel kernel is compiled and
+numba's thread pool is never started. ``numba.set_num_threads`` still says
+how many threads a range uses. A child forked after a parallel call (whose
+lock another thread may have held) makes its bands on one core
 (``os.register_at_fork``).
 """
 
