@@ -3,9 +3,11 @@ rows, one parallel call at a time, and never in a child forked after one.
 
 A range's whole bands (and a plane's chunk rows) are shared among threads
 of this module (:func:`run_parts`): each calls the serial kernel, which
-releases the GIL, on a run of them, so no parallel kernel is compiled and
-numba's thread pool is never started. ``numba.set_num_threads`` still says
-how many threads a range uses. A child forked after a parallel call (whose
+releases the GIL, on a run of them, so no parallel kernel is compiled or
+run (numba's OpenMP threads spin for milliseconds after each parallel call,
+and would take a core from these). ``numba.set_num_threads`` still says how
+many threads a range uses; where no thread can be started (a pids limit),
+the parts run one after another. A child forked after a parallel call (whose
 lock another thread may have held) makes its bands on one core
 (``os.register_at_fork``).
 """
@@ -186,6 +188,13 @@ def _serve(tasks: queue.SimpleQueue[Any]) -> None:
             done.set()
 
 
+def _new_thread(tasks: queue.SimpleQueue[Any]) -> threading.Thread:
+    """A thread of the pool, started (``RuntimeError`` when none can be had)."""
+    thread = threading.Thread(target=_serve, args=(tasks,), name="eller-stream-part", daemon=True)
+    thread.start()
+    return thread
+
+
 def run_parts(parts: Sequence[Part]) -> None:
     """Each of ``parts`` on a thread of its own, the first in this one, one
     parallel call at a time; each part calls a kernel that releases the GIL.
@@ -196,10 +205,13 @@ def run_parts(parts: Sequence[Part]) -> None:
         return
     with _lock:
         _used[0] = True
-        while len(_threads) < len(parts) - 1:
-            thread = threading.Thread(target=_serve, args=(_tasks[0],), name="eller-stream-part", daemon=True)
-            thread.start()
-            _threads.append(thread)
+        try:
+            while len(_threads) < len(parts) - 1:
+                _threads.append(_new_thread(_tasks[0]))
+        except RuntimeError:  # no thread to be had: the parts one after another, here
+            for part in parts:
+                part()
+            return
         handed: list[tuple[threading.Event, list[BaseException]]] = [
             (threading.Event(), []) for _ in parts[1:]
         ]

@@ -82,3 +82,17 @@ def test_the_pool_is_made_again_in_a_forked_child() -> None:
     par.run_parts([lambda: None, lambda: None])  # the parent has its thread
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.map_async(_two_parts, [0, 1]).get(timeout=60) == [3, 3]
+
+
+def test_where_no_thread_can_be_started_the_parts_run_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pids limit: ``Thread.start`` raises ``RuntimeError``; a range is
+    then made on this thread, not refused."""
+
+    def refused(tasks: object) -> threading.Thread:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(par, "_threads", [])
+    monkeypatch.setattr(par, "_new_thread", refused)
+    ran: list[int] = []
+    par.run_parts([lambda: ran.append(threading.get_ident())] * 3)
+    assert ran == [threading.get_ident()] * 3
