@@ -84,15 +84,32 @@ def test_the_pool_is_made_again_in_a_forked_child() -> None:
         assert pool.map_async(_two_parts, [0, 1]).get(timeout=60) == [3, 3]
 
 
-def test_where_no_thread_can_be_started_the_parts_run_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A pids limit: ``Thread.start`` raises ``RuntimeError``; a range is
-    then made on this thread, not refused."""
+def test_where_no_thread_can_be_started_a_range_is_made_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pids limit: ``Thread.start`` raises ``RuntimeError``; a range on
+    every core is then made on this thread, the same bytes, not refused."""
+    import numba
+    import numpy as np
 
-    def refused(tasks: object) -> threading.Thread:
-        raise RuntimeError("can't start new thread")
+    import eller_stream as es
 
+    real = threading.Thread.start
+
+    def refuse(self: threading.Thread) -> None:
+        if self.name == "eller-stream-part":
+            raise RuntimeError("can't start new thread")
+        real(self)
+
+    maze = es.InfiniteMaze(300, 16, seed=4, loops=0.5)
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = maze.rows(-100, 1000)
+    finally:
+        numba.set_num_threads(threads)
     monkeypatch.setattr(par, "_threads", [])
-    monkeypatch.setattr(par, "_new_thread", refused)
+    monkeypatch.setattr(threading.Thread, "start", refuse)
     ran: list[int] = []
     par.run_parts([lambda: ran.append(threading.get_ident())] * 3)
     assert ran == [threading.get_ident()] * 3
+    np.testing.assert_array_equal(maze.rows(-100, 1000), one)  # 330 000 cells: every core, had it threads
+    assert par._threads == []
