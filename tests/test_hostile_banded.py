@@ -214,16 +214,18 @@ def test_a_fork_while_another_thread_compiles_leaves_the_child_working(tmp_path)
     code = textwrap.dedent(
         """
         import os, threading, time, eller_stream as es
+        def say(*words):  # a line in one write: two threads' print() calls interleave their words
+            os.write(1, (" ".join(map(str, words)) + "\\n").encode())
         def forker():
             time.sleep(0.5)
             pid = os.fork()
             if pid == 0:
-                print("child", es.InfiniteMaze(1000, band=4, seed=2).rows(0, 200).sum(), flush=True)
+                say("child", es.InfiniteMaze(1000, band=4, seed=2).rows(0, 200).sum())
                 os._exit(0)
-            print("child's status", os.waitpid(pid, 0)[1], flush=True)
+            say("child's status", os.waitpid(pid, 0)[1])
         thread = threading.Thread(target=forker)
         thread.start()
-        print("parent", es.InfiniteMaze(1000, band=4, seed=2).rows(0, 200).sum(), flush=True)  # compiles here
+        say("parent", es.InfiniteMaze(1000, band=4, seed=2).rows(0, 200).sum())  # compiles here
         thread.join()
         """
     )
@@ -231,8 +233,8 @@ def test_a_fork_while_another_thread_compiles_leaves_the_child_working(tmp_path)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    parent = next(line.split()[-1] for line in lines if line.startswith("parent"))
-    assert sorted(lines) == sorted([f"child {parent}", "child's status 0", f"parent {parent}"])
+    parent = next((line.split()[-1] for line in lines if line.startswith("parent")), None)
+    assert sorted(lines) == sorted([f"child {parent}", "child's status 0", f"parent {parent}"]), done.stdout
 
 
 @pytest.mark.slow
