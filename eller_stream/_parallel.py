@@ -123,15 +123,14 @@ def scratch(threads: int, width: int) -> list[np.ndarray]:
 
 
 def thread_rows(scratch: list[np.ndarray], t: int, width: int) -> list[np.ndarray]:
-    """Thread ``t``'s rows of :func:`scratch` or :func:`one_thread`: ``left``,
-    ``right``, ``doors``, ``parent``."""
+    """Thread ``t``'s rows of :func:`scratch`: ``left``, ``right``, ``doors``, ``parent``."""
     left, right, doors, parent = scratch
     return [left[t, : width + LR_PAD], right[t, : width + LR_PAD], doors[t, :width], parent[t, : width + 1]]
 
 
 def one_thread(width: int) -> list[np.ndarray]:
-    """The rows :func:`thread_rows` gives a thread, for one thread: plain
-    arrays of those lengths (no line to keep apart; a range of a few bands
+    """The rows :func:`thread_rows` gives a thread, for a call on one thread:
+    plain arrays of those lengths (no line to keep apart; a range of a few bands
     pays no more for them than for its rows)."""
     return [
         np.empty(width + LR_PAD, np.int32),

@@ -333,8 +333,8 @@ class InfiniteMaze:
         cells a thread.  ``level``: with the bands' own thresholds, loops and rooms."""
         k, w = self._band, self._width
         threads = par.threads_for(out.shape[0], k, w, engine.bands_rows if level else engine.band_stream_rows)
-        try:
-            scratch = par.scratch(threads, w)
+        try:  # the levels' kernels take a thread's scratch rows; a stream's calls make their own
+            scratch = par.scratch(threads, w) if level else []
         except ValueError:
             threads, scratch = 1, par.scratch(1, w)  # one core, then
         per_call = k * par.bands_per_call(threads, k, w)
@@ -344,16 +344,16 @@ class InfiniteMaze:
             parts = []
             for t, (j0, j1) in enumerate(par.split(n, threads)):
                 th, run = ths if ths is None or len(ths) == 1 else ths[j0:j1], out[lo + j0 * k : lo + j1 * k]
-                parts.append(self._part(row + lo + j0 * k, run, th, par.thread_rows(scratch, t, w)))
+                rows = par.thread_rows(scratch, t, w) if level else []
+                parts.append(self._part(row + lo + j0 * k, run, th, rows))
             par.run_parts(parts)
 
     def _part(self, row: int, out: np.ndarray, ths: np.ndarray | None, rows: list[np.ndarray]) -> par.Part:
         """``out``'s bands from row ``row`` (a band's first) by the serial kernels, on any thread:
         ``ths`` the levels' thresholds (``None``: plain), ``rows`` a thread's scratch."""
         if ths is None:  # a stream's calls, of at most CALL_CELLS cells (a band may be longer)
-            sets = Sets(row, rows[0], rows[1])
-            sets.left[:] = sets.right[:] = np.arange(self._width + LR_PAD, dtype=np.int32)  # of one cell
-            return lambda: fill(self._kernel, sets, out)
+            ones = np.arange(self._width + LR_PAD, dtype=np.int32)
+            return lambda: fill(self._kernel, Sets(row, ones, ones.copy()), out)
         band = np.uint64((row // self._band) & _MASK64)
         return lambda: call(engine.bands_rows, out, self._key, band, self._band, ths, *rows)
 
