@@ -267,11 +267,10 @@ def band_braid(
 
     Row y is scanned in passes over its words, after rows 0 .. y - 1: its
     dead ends and each one's choice in both cases of its west neighbour;
-    which candidates open east (a sweep over the words, and one more for
-    each start of a run that turns on the run before it); the sides opened;
-    the next row's planes.  A
-    row's flags are written once the row below is scanned (which may open
-    its south walls)."""
+    which candidates open east (word by word, west to east, a word worked
+    out again while a run's start read a bit that changed); the sides
+    opened; the next row's planes.  A row's flags are written once the row
+    below is scanned (which may open its south walls)."""
     loop_below = _U64(th[TH_LOOP])
     if loop_below == _Z:
         return
