@@ -36,7 +36,7 @@ from ._numba import _U64, Int64, _njit, low_bits
 from ._planes_io import draw_masks, store_word
 from ._rng import DRAW_STEP, draw_point
 
-PLANES_FROM = 32  # the narrowest row made on planes: narrower, the lists are faster
+PLANES_FROM = 22  # the narrowest row made on planes: narrower, the lists are faster
 DEEPEST = 15  # depths 0 .. 15 in four planes
 NARROW = 2  # rows of up to this many words take their depths a word at a time
 
@@ -231,7 +231,7 @@ def _fill(
         fill_pass(P, N, D, src, out, nw, g)
 
 
-@_njit
+@_njit(refcounts=False)
 def _doors_taken(
     Pf: np.ndarray, Nf: np.ndarray, D: np.ndarray, most: Int64, doors: np.ndarray, cd: np.ndarray,
     src: np.ndarray, out: np.ndarray, nw: Int64,
@@ -244,7 +244,7 @@ def _doors_taken(
     _fill(Pf, Nf, D, most, src, out, nw)
 
 
-@_njit
+@_njit(refcounts=False)
 def _doors_held(
     rN: np.ndarray, rP: np.ndarray, R: np.ndarray, most: Int64, opened: np.ndarray, doors: np.ndarray,
     src: np.ndarray, out: np.ndarray, held: np.ndarray, nw: Int64,
@@ -330,19 +330,35 @@ def planes_rows(
     ``rooms`` (``(len(out), ROOM_PLANES, nw + 1)`` words, or no rows for
     none): what a band's rooms ask of each row (``ROOM_*``; the rows of
     ``_room_kernels._room_row``, byte for byte)."""
+    nw = (out.shape[1] + 63) // 64
+    words = np.zeros((17, nw + 1), np.uint64)
+    depths = np.zeros((8, nw + 1), np.uint64)
+    base = np.zeros(nw + 1, np.int64)  # _depths' scratch
+    return _planes_rows(
+        P, N, out, key, counter, join_below, open_below, deepest, doors, held, rooms, words, depths, base
+    )
+
+
+@_njit(refcounts=False)
+def _planes_rows(
+    P: np.ndarray, N: np.ndarray, out: np.ndarray, key: np.uint64, counter: np.uint64,
+    join_below: np.uint64, open_below: np.uint64, deepest: Int64, doors: np.ndarray, held: np.ndarray,
+    rooms: np.ndarray, words: np.ndarray, depths: np.ndarray, base: np.ndarray,
+) -> Int64:  # fmt: skip
+    """:func:`planes_rows` in scratch its caller made (``words``: 17 rows of
+    ``nw + 1`` zeros; ``depths``: 8; ``base``: ``nw + 1`` int64s), without
+    reference counts: the rows' views and the inlined helpers' arguments
+    cost nothing a row."""
     n_rows: Int64 = out.shape[0]
     width = out.shape[1]
     nw = (width + 63) // 64
-    words = np.zeros((16, nw + 1), np.uint64)
-    jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo, taken, P0, N0, east, rJ = words  # east: the row's ROOM_EAST
+    jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo, taken, P0, N0, east, rJ, gaps = words  # east: ROOM_EAST
+    D = depths[:4]
+    R = depths[4:]
     any_door = False
     for i in range(nw):
         any_door |= doors[i] != _Z
-    D = np.zeros((4, nw + 1), np.uint64)
-    R = np.zeros((4, nw + 1), np.uint64)
-    base = np.zeros(nw + 1, np.int64)  # _depths' scratch
-    gaps = np.zeros(nw + 1, np.uint64)  # the gaps between cells of the row
-    for i in range(nw):
+    for i in range(nw):  # gaps: those between cells of the row
         cells = min(64, width - 1 - i * 64)  # the word's cells with a gap after them
         gaps[i] = low_bits(cells) if cells > 0 else _Z
     roomy = rooms.shape[0] > 0

@@ -55,14 +55,16 @@ def _njit(func: F, /) -> F: ...
 
 
 @overload
-def _njit(*, parallel: bool = ..., inline: Inline = ...) -> Callable[[F], F]: ...
+def _njit(*, inline: Inline = ..., refcounts: bool = ...) -> Callable[[F], F]: ...
 
 
 def _njit(
-    func: F | None = None, /, *, parallel: bool = False, inline: Inline = "never"
+    func: F | None = None, /, *, inline: Inline = "never", refcounts: bool = True
 ) -> F | Callable[[F], F]:
-    """numba.njit with the package's settings (cache, nogil, no bounds checks);
-    other numba options (``parallel=True``, ``inline=...``) pass through.
+    """numba.njit with the package's settings (cache, nogil, no bounds checks).
+    ``refcounts=False``: no reference counts (numba's ``_nrt``), no atomic
+    operation each time a view is made or a helper takes an array
+    (``docs/internals.md``); such a kernel must not allocate or return arrays.
 
     ``@_njit`` and ``@_njit(...)`` return the function's own type, so that
     mypy checks every call of a kernel against its annotations (run as plain
@@ -78,18 +80,19 @@ def _njit(
         if LEAN:
             return func
         kernel_cache.defined(func)  # the files numba's cache is keyed on, as imported
-        return cast(F, _stand_in(lambda: _jit(func, parallel, inline), func))
+        return cast(F, _stand_in(lambda: _jit(func, inline, refcounts), func))
 
     if func is not None:
         return decorate(func)
     return decorate
 
 
-def _jit(func: Callable[..., object], parallel: bool, inline: Inline) -> object:
+def _jit(func: Callable[..., object], inline: Inline, refcounts: bool) -> object:
     import numba
 
     def jit(cache: bool) -> object:
-        return numba.njit(func, cache=cache, nogil=True, boundscheck=False, parallel=parallel, inline=inline)
+        options: dict[str, Any] = {"cache": cache, "inline": inline, "_nrt": refcounts}  # no _nrt in stubs
+        return numba.njit(func, nogil=True, boundscheck=False, **options)
 
     try:
         dispatcher = jit(cache=True)

@@ -228,3 +228,18 @@ def test_seam_doors_as_words_and_bytes_are_the_model(width, seed, seam, doors):
     np.testing.assert_array_equal(bits[:width], expected)
     np.testing.assert_array_equal(as_bytes, expected)
     assert not bits[width:].any()
+
+
+def test_the_row_loop_on_planes_keeps_no_reference_counts():
+    """The planes' row loop is compiled without numba's reference counts:
+    with them, each view it made and each array an inlined helper took cost
+    an atomic increment and decrement, about 40 a row, two thirds of a
+    64-cell row's time on one machine (``docs/performance.md``). Its caller
+    makes the scratch it works in."""
+    from eller_stream import _eller_planes as planes
+    from eller_stream import _numba
+
+    _numba.load()
+    assert planes._planes_rows.targetoptions["_nrt"] is False
+    assert planes._doors_taken.targetoptions["_nrt"] is False
+    assert planes._doors_held.targetoptions["_nrt"] is False
