@@ -185,7 +185,7 @@ def _penultimate_row(
         lx, rx, l1 = l1, r1, l2
 
 
-@_njit
+@_njit(refcounts=False)
 def band_span(
     left: np.ndarray,
     right: np.ndarray,
@@ -285,7 +285,7 @@ def _span_on_planes(
     return i, y
 
 
-@_njit
+@_njit(refcounts=False)
 def band_stream_rows(
     left: np.ndarray,
     right: np.ndarray,

@@ -121,7 +121,7 @@ def _mark_last_set(flags: np.ndarray, right: np.ndarray) -> None:
             return
 
 
-@_njit
+@_njit(refcounts=False)
 def _exit_row(
     row: np.ndarray,
     left: np.ndarray,
@@ -146,7 +146,7 @@ def _exit_row(
         row[x] |= np.uint8((close ^ 1) << 1)
 
 
-@_njit
+@_njit(refcounts=False)
 def _last_row(
     row: np.ndarray,
     left: np.ndarray,
@@ -186,7 +186,7 @@ def _last_row(
         flags[head] |= np.uint8(go << 1)
 
 
-@_njit
+@_njit(refcounts=False)
 def chunk_cells(
     grid: np.ndarray,
     left: np.ndarray,
@@ -222,7 +222,7 @@ def chunk_cells(
     _last_row(grid[c - 1], left, right, draws, flags, heads, south, east, th)
 
 
-@_njit
+@_njit(refcounts=False)
 def seam_doors(grid: np.ndarray, key: np.uint64, th: np.ndarray) -> None:
     """Without perfect: the doors of a chunk's east seam (EAST on its last
     column) and south seam (SOUTH on its last row). Side 0 (east) and 1
@@ -249,7 +249,7 @@ def seam_doors(grid: np.ndarray, key: np.uint64, th: np.ndarray) -> None:
                 grid[c - 1, pick] |= SOUTH
 
 
-@_njit
+@_njit(refcounts=False)
 def place_chunk(
     out: np.ndarray, north: np.ndarray, grid: np.ndarray, top: Int64, left: Int64, flip_v: bool, flip_h: bool
 ) -> None:
@@ -302,7 +302,7 @@ def place_chunk(
             target[left - 1] |= grid[east_row, c - 1] & EAST
 
 
-@_njit
+@_njit(refcounts=False)
 def _chunk_row(
     out: np.ndarray,
     north: np.ndarray,
@@ -339,7 +339,7 @@ def _chunk_row(
         place_chunk(out, north, grid, cy * c - y0, cx * c - x0, bool(dy > 0), bool(dx > 0))
 
 
-@_njit
+@_njit(refcounts=False)
 def _door(
     out: np.ndarray,
     key: np.uint64,
@@ -381,7 +381,7 @@ def _door(
         out[np.int64(ry), np.int64(rx)] |= flag
 
 
-@_njit
+@_njit(refcounts=False)
 def plane_doors(out: np.ndarray, key: np.uint64, c: Int64, y0: Int64, x0: Int64) -> None:
     """With perfect: the doors of every block of level >= 1 that store on a
     cell of ``out``. Level by level, the blocks that meet the region and the

@@ -230,16 +230,19 @@ def test_seam_doors_as_words_and_bytes_are_the_model(width, seed, seam, doors):
     assert not bits[width:].any()
 
 
-def test_the_row_loop_on_planes_keeps_no_reference_counts():
-    """The planes' row loop is compiled without numba's reference counts:
-    with them, each view it made and each array an inlined helper took cost
-    an atomic increment and decrement, about 40 a row, two thirds of a
-    64-cell row's time on one machine (``docs/performance.md``). Its caller
-    makes the scratch it works in."""
+def test_the_row_loops_keep_no_reference_counts():
+    """The loops over rows and chunks are compiled without numba's reference
+    counts: with them, each view a loop made and each array an inlined
+    helper took cost an atomic increment and decrement, about 40 a row on
+    planes, two thirds of a 64-cell row's time on one machine, and a quarter
+    of a plane's of chunk 16 (``docs/performance.md``). Their callers make
+    the scratch they work in."""
+    from eller_stream import _band_kernels, _numba, _plane_kernels
     from eller_stream import _eller_planes as planes
-    from eller_stream import _numba
 
     _numba.load()
-    assert planes._planes_rows.targetoptions["_nrt"] is False
-    assert planes._doors_taken.targetoptions["_nrt"] is False
-    assert planes._doors_held.targetoptions["_nrt"] is False
+    kernels = [planes._planes_rows, planes._doors_taken, planes._doors_held]
+    kernels += [_band_kernels.band_span, _band_kernels.band_stream_rows]
+    names = "chunk_cells _exit_row _last_row seam_doors place_chunk _chunk_row _door plane_doors".split()
+    kernels += [getattr(_plane_kernels, name) for name in names]
+    assert [k.targetoptions["_nrt"] for k in kernels] == [False] * len(kernels)
