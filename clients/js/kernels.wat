@@ -52,50 +52,101 @@
 
   ;; sweep(w, J, O, left, right, lo, hi, out): one Eller row of width w
   ;; (w >= 1) into the bytes at out, from the sets at left, right (i32
-  ;; arrays: a set is a circular list of its cells, left to right; then the
-  ;; next row's) and the draws at lo, hi (u32 arrays): cell x joins x + 1's
-  ;; set when lo[x] is below J (at most 2**32, hence a double) and the sets
-  ;; differ (left[x + 1] != x), and closes its south wall (leaves its list)
-  ;; when hi[x] is at least O, unless it is alone in its list (left[x] == x).
-  ;; Branches, not selects: V8 makes them the faster here.
+  ;; arrays of w + 1 entries, the last one scratch: a set is a circular list
+  ;; of its cells, left to right; then the next row's) and the draws at lo,
+  ;; hi (u32 arrays): cell x joins x + 1's set when lo[x] is below J (at most
+  ;; 2**32, hence a double) and the sets differ (left[x + 1] != x), and
+  ;; closes its south wall (leaves its list) when hi[x] is at least O, unless
+  ;; it is alone in its list (left[x] == x). Without branches, as the
+  ;; package's eller_cell: the lists of x and x + 1 ride in locals (lx, rx:
+  ;; left and right of x; l1, r1 of x + 1; l2: left of x + 2), and a store
+  ;; that is not to happen goes to the scratch entry w.
   (func $sweep (export "sweep") (param $w i32) (param $jf f64) (param $of f64)
         (param $L i32) (param $R i32) (param $lo i32) (param $hi i32) (param $out i32)
-    (local $J i64) (local $O i64) (local $x i32) (local $x1 i32) (local $last i32) (local $px i32)
-    (local $a i32) (local $b i32) (local $lx i32) (local $rx i32) (local $f i32)
+    (local $J i64) (local $O i64) (local $x i32) (local $x1 i32) (local $x2 i32) (local $last i32)
+    (local $a i32) (local $b i32) (local $lx i32) (local $rx i32) (local $l1 i32) (local $r1 i32)
+    (local $l2 i32) (local $join i32) (local $close i32) (local $s i32)
     (local.set $J (i64.trunc_f64_u (local.get $jf)))
     (local.set $O (i64.trunc_f64_u (local.get $of)))
     (local.set $last (i32.sub (local.get $w) (i32.const 1)))
-    (loop $cell
-      (local.set $px (i32.shl (local.get $x) (i32.const 2)))
-      (local.set $x1 (i32.add (local.get $x) (i32.const 1)))
-      (local.set $f (i32.const 2)) ;; SOUTH
-      ;; the east wall (not the last cell's): a = left[x + 1], b = right[x]
-      (if (i32.lt_u (local.get $x) (local.get $last))
-        (then
-          (local.set $a (i32.load offset=4 (i32.add (local.get $L) (local.get $px))))
-          (if (i32.and (i32.ne (local.get $a) (local.get $x))
-                       (i64.lt_u (i64.load32_u (i32.add (local.get $lo) (local.get $px))) (local.get $J)))
-            (then ;; splice x + 1's list into x's after x
-              (local.set $b (i32.load (i32.add (local.get $R) (local.get $px))))
-              (i32.store (i32.add (local.get $R) (i32.shl (local.get $a) (i32.const 2))) (local.get $b))
-              (i32.store (i32.add (local.get $L) (i32.shl (local.get $b) (i32.const 2))) (local.get $a))
-              (i32.store (i32.add (local.get $R) (local.get $px)) (local.get $x1))
-              (i32.store offset=4 (i32.add (local.get $L) (local.get $px)) (local.get $x))
-              (local.set $f (i32.const 3)))))) ;; EAST | SOUTH
-      ;; the south wall: lx = left[x], rx = right[x]
-      (local.set $lx (i32.load (i32.add (local.get $L) (local.get $px))))
-      (if (i32.and (i32.ne (local.get $lx) (local.get $x))
-                   (i64.ge_u (i64.load32_u (i32.add (local.get $hi) (local.get $px))) (local.get $O)))
-        (then ;; x leaves its list, a set of its own
-          (local.set $rx (i32.load (i32.add (local.get $R) (local.get $px))))
-          (i32.store (i32.add (local.get $R) (i32.shl (local.get $lx) (i32.const 2))) (local.get $rx))
-          (i32.store (i32.add (local.get $L) (i32.shl (local.get $rx) (i32.const 2))) (local.get $lx))
-          (i32.store (i32.add (local.get $L) (local.get $px)) (local.get $x))
-          (i32.store (i32.add (local.get $R) (local.get $px)) (local.get $x))
-          (local.set $f (i32.and (local.get $f) (i32.const 1)))))
-      (i32.store8 (i32.add (local.get $out) (local.get $x)) (local.get $f))
-      (local.set $x (local.get $x1))
-      (br_if $cell (i32.lt_u (local.get $x) (local.get $w)))))
+    (local.set $s (local.get $w))
+    (local.set $lx (i32.load (local.get $L)))
+    (local.set $rx (i32.load (local.get $R)))
+    (local.set $l1 (i32.load offset=4 (local.get $L)))
+    (block $done
+      (loop $cell
+        (br_if $done (i32.ge_u (local.get $x) (local.get $last)))
+        (local.set $x1 (i32.add (local.get $x) (i32.const 1)))
+        (local.set $x2 (i32.add (local.get $x) (i32.const 2)))
+        (local.set $r1 (i32.load (i32.add (local.get $R) (i32.shl (local.get $x1) (i32.const 2)))))
+        (local.set $l2 (i32.load (i32.add (local.get $L) (i32.shl (local.get $x2) (i32.const 2)))))
+        ;; the east wall: join x's set with x + 1's (a: left of x + 1, b: right of x)
+        (local.set $a (local.get $l1))
+        (local.set $b (local.get $rx))
+        (local.set $join (i32.and (i32.ne (local.get $a) (local.get $x))
+                                  (i64.lt_u (i64.load32_u (i32.add (local.get $lo) (i32.shl (local.get $x) (i32.const 2))))
+                                            (local.get $J))))
+        (i32.store (i32.add (local.get $R) (i32.shl (select (local.get $a) (local.get $s) (local.get $join)) (i32.const 2)))
+                   (local.get $b))
+        (i32.store (i32.add (local.get $L) (i32.shl (select (local.get $b) (local.get $s) (local.get $join)) (i32.const 2)))
+                   (local.get $a))
+        (local.set $lx (select (local.get $a) (local.get $lx)
+                               (i32.and (local.get $join) (i32.eq (local.get $b) (local.get $x)))))
+        (local.set $rx (select (local.get $x1) (local.get $rx) (local.get $join)))
+        (local.set $l1 (select (local.get $x) (local.get $l1) (local.get $join)))
+        (local.set $r1 (select (local.get $b) (local.get $r1)
+                               (i32.and (local.get $join) (i32.eq (local.get $a) (local.get $x1)))))
+        (local.set $l2 (select (local.get $a) (local.get $l2)
+                               (i32.and (local.get $join) (i32.eq (local.get $b) (local.get $x2)))))
+        ;; the south wall: x leaves its list unless it is alone
+        (local.set $close (i32.and (i32.ne (local.get $lx) (local.get $x))
+                                   (i64.ge_u (i64.load32_u (i32.add (local.get $hi) (i32.shl (local.get $x) (i32.const 2))))
+                                             (local.get $O))))
+        ;; (own, written out: V8 need not inline it)
+        (i32.store (i32.add (local.get $R) (i32.shl (select (local.get $lx) (local.get $s) (local.get $close)) (i32.const 2)))
+                   (local.get $rx))
+        (i32.store (i32.add (local.get $L) (i32.shl (select (local.get $rx) (local.get $s) (local.get $close)) (i32.const 2)))
+                   (local.get $lx))
+        (i32.store (i32.add (local.get $L) (i32.shl (local.get $x) (i32.const 2)))
+                   (select (local.get $x) (local.get $lx) (local.get $close)))
+        (i32.store (i32.add (local.get $R) (i32.shl (local.get $x) (i32.const 2)))
+                   (select (local.get $x) (local.get $rx) (local.get $close)))
+        (local.set $l1 (select (local.get $lx) (local.get $l1)
+                               (i32.and (local.get $close) (i32.eq (local.get $rx) (local.get $x1)))))
+        (local.set $r1 (select (local.get $rx) (local.get $r1)
+                               (i32.and (local.get $close) (i32.eq (local.get $lx) (local.get $x1)))))
+        (local.set $l2 (select (local.get $lx) (local.get $l2)
+                               (i32.and (local.get $close) (i32.eq (local.get $rx) (local.get $x2)))))
+        (i32.store8 (i32.add (local.get $out) (local.get $x))
+                    (i32.or (local.get $join) (i32.shl (i32.xor (local.get $close) (i32.const 1)) (i32.const 1))))
+        (local.set $lx (local.get $l1))
+        (local.set $rx (local.get $r1))
+        (local.set $l1 (local.get $l2))
+        (local.set $x (local.get $x1))
+        (br $cell)))
+    ;; the last cell: no east wall
+    (local.set $close (i32.and (i32.ne (local.get $lx) (local.get $last))
+                               (i64.ge_u (i64.load32_u (i32.add (local.get $hi) (i32.shl (local.get $last) (i32.const 2))))
+                                         (local.get $O))))
+    (call $own (local.get $L) (local.get $R) (local.get $last) (local.get $lx) (local.get $rx)
+               (local.get $close) (local.get $s))
+    (i32.store8 (i32.add (local.get $out) (local.get $last))
+                (i32.shl (i32.xor (local.get $close) (i32.const 1)) (i32.const 1))))
+
+  ;; own(left, right, x, lx, rx, close, s): x's list entries after its south
+  ;; wall: with close, x leaves its list (lx and rx, its neighbours, are
+  ;; linked) and is a set of its own; without, they stay lx and rx (the
+  ;; link is stored to the scratch entry s)
+  (func $own (param $L i32) (param $R i32) (param $x i32) (param $lx i32) (param $rx i32)
+        (param $close i32) (param $s i32)
+    (i32.store (i32.add (local.get $R) (i32.shl (select (local.get $lx) (local.get $s) (local.get $close)) (i32.const 2)))
+               (local.get $rx))
+    (i32.store (i32.add (local.get $L) (i32.shl (select (local.get $rx) (local.get $s) (local.get $close)) (i32.const 2)))
+               (local.get $lx))
+    (i32.store (i32.add (local.get $L) (i32.shl (local.get $x) (i32.const 2)))
+               (select (local.get $x) (local.get $lx) (local.get $close)))
+    (i32.store (i32.add (local.get $R) (i32.shl (local.get $x) (i32.const 2)))
+               (select (local.get $x) (local.get $rx) (local.get $close))))
 
   ;; rows(zh, zl, w, n, J, O, left, right, lo, hi, out): n Eller rows, each
   ;; its w draws of the stream from z (fill, at lo and hi) and a sweep, into

@@ -111,9 +111,9 @@ export function drawNext(at, n, hi, lo) {
 // draws made for arrays elsewhere (a chunk of WIDE at a time), and the
 // bytes of the rows the kernel makes.
 const WIDE = 4096;
-const AT = { left: 64, right: 64 + 4 * WIDE, lo: 64 + 8 * WIDE, hi: 64 + 12 * WIDE };
-const TMP = { lo: 64 + 16 * WIDE, hi: 64 + 20 * WIDE };
-const OUT = 64 + 24 * WIDE;
+const AT = { left: 64, right: 128 + 4 * WIDE, lo: 192 + 8 * WIDE, hi: 192 + 12 * WIDE }; // left, right: WIDE + 1 i32s
+const TMP = { lo: 192 + 16 * WIDE, hi: 192 + 20 * WIDE };
+const OUT = 192 + 24 * WIDE;
 const OUT_BYTES = 65536;
 let wasm = null; // {fill, rows, sweep, mix, salted, buffer, z, lo, hi, out, ...} while the kernels are in use
 let wasmMade = null; // made once, on the first useWasm(true)
