@@ -228,21 +228,3 @@ def test_seam_doors_as_words_and_bytes_are_the_model(width, seed, seam, doors):
     np.testing.assert_array_equal(bits[:width], expected)
     np.testing.assert_array_equal(as_bytes, expected)
     assert not bits[width:].any()
-
-
-def test_the_row_loops_keep_no_reference_counts():
-    """The loops over rows and chunks are compiled without numba's reference
-    counts: with them, each view a loop made and each array an inlined
-    helper took cost an atomic increment and decrement, about 40 a row on
-    planes, two thirds of a 64-cell row's time on one machine, and a quarter
-    of a plane's of chunk 16 (``docs/performance.md``). Their callers make
-    the scratch they work in."""
-    from eller_stream import _band_kernels, _numba, _plane_kernels
-    from eller_stream import _eller_planes as planes
-
-    _numba.load()
-    kernels = [planes._planes_rows, planes._doors_taken, planes._doors_held]
-    kernels += [_band_kernels.band_span, _band_kernels.band_stream_rows]
-    names = "chunk_cells _exit_row _last_row seam_doors place_chunk _chunk_row _door plane_doors".split()
-    kernels += [getattr(_plane_kernels, name) for name in names]
-    assert [k.targetoptions["_nrt"] for k in kernels] == [False] * len(kernels)

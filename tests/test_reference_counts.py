@@ -1,0 +1,60 @@
+"""The kernels' loops over rows and chunks are compiled without numba's
+reference counts (``_numba._njit(refcounts=False)``): nothing they make or
+call may then own memory, and what the kernels around them allocate must
+still be freed."""
+
+from __future__ import annotations
+
+import pytest
+
+import eller_stream as es
+
+pytestmark = pytest.mark.usefixtures("numba_answers")
+
+
+def test_the_row_loops_keep_no_reference_counts():
+    """The loops over rows and chunks are compiled without numba's reference
+    counts: with them, each view a loop made and each array an inlined
+    helper took cost an atomic increment and decrement, about 40 a row on
+    planes, two thirds of a 64-cell row's time on one machine, and a quarter
+    of a plane's of chunk 16 (``docs/performance.md``). Their callers make
+    the scratch they work in."""
+    from eller_stream import _band_kernels, _numba, _plane_kernels
+    from eller_stream import _eller_planes as planes
+
+    _numba.load()
+    kernels = [planes._planes_rows, planes._doors_taken, planes._doors_held]
+    kernels += [_band_kernels.band_span, _band_kernels.band_stream_rows]
+    names = "chunk_cells _exit_row _last_row seam_doors place_chunk _chunk_row _door plane_doors".split()
+    kernels += [getattr(_plane_kernels, name) for name in names]
+    assert [k.targetoptions["_nrt"] for k in kernels] == [False] * len(kernels)
+
+
+def test_what_the_kernels_allocate_they_free():
+    """numba's own count of its allocations and frees, across every path
+    through a loop without reference counts (rows on planes and by the
+    lists, bands with levels, a stream, a plane perfect or not): a kernel
+    without counts that took an array from a call would never free it."""
+    from numba.core.runtime import _nrt_python, rtsys
+
+    def run() -> None:
+        for width, knobs in ((80, {}), (20, {}), (80, {"loops": 0.5, "rooms": 0.3}), (300, {"loops": 0.2})):
+            maze = es.InfiniteMaze(width, 8, 1, **knobs)
+            assert maze.rows(0, 8 * 40).shape == (320, width)
+            assert maze.rows(3, 8 * 20 + 5).shape == (162, width)
+        assert es.EllerStream(80, seed=1).take(300).shape == (300, 80)
+        for perfect in (True, False):
+            assert es.Plane(16, seed=1, perfect=perfect).region(-9, 120, -50, 90).shape == (129, 140)
+
+    run()  # compiled and warm
+    _nrt_python.memsys_enable_stats()
+    try:
+        before = rtsys.get_allocation_stats()
+        run()
+        after = rtsys.get_allocation_stats()
+    finally:
+        _nrt_python.memsys_disable_stats()
+    allocated = after.alloc - before.alloc
+    assert allocated > 100  # the paths allocate (else the count says nothing)
+    assert after.free - before.free == allocated
+    assert after.mi_free - before.mi_free == after.mi_alloc - before.mi_alloc
