@@ -37,7 +37,15 @@ from ._eller_kernels import (
     planes_eller,
     row_draws,
 )
-from ._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES, lists_of_planes, planes_of_lists, planes_rows
+from ._eller_planes import (
+    DEEPEST,
+    PLANES_FROM,
+    ROOM_PLANES,
+    ROW_WORDS,
+    lists_of_planes,
+    planes_of_lists,
+    planes_rows,
+)
 from ._last_row_kernels import last_row, last_row_of_planes
 from ._numba import _U64, Int64, _njit, _sel
 from ._planes_io import draw_masks
@@ -228,6 +236,9 @@ def band_span(
         last_row(left, right, out[i], doors, parent)
 
 
+SPAN_WORDS = 5 + 1 + ROW_WORDS + 8  # _span_on_planes' scratch: P, N, door words, held, joined; planes_eller's
+
+
 @_njit
 def _span_on_planes(
     left: np.ndarray,
@@ -244,13 +255,37 @@ def _span_on_planes(
     """:func:`band_span`'s plain rows from row ``y0`` and its penultimate
     row, as far as ``out`` goes, on bit planes (``_eller_planes``): the sets
     converted from the lists once (none before row 0) and back once.
-    Returns how many rows were made and the in-band row after them."""
+    Returns how many rows were made and the in-band row after them. Makes
+    the span's scratch, all of it in one array, for :func:`_span_in`."""
+    nw = (out.shape[1] + 63) // 64
+    work = np.zeros((SPAN_WORDS, nw + 1), np.uint64)
+    base = np.empty(nw + 1, np.int64)
+    return _span_in(left, right, out, key, band, y0, plain, th, doors, parent, work, base)
+
+
+@_njit(refcounts=False)
+def _span_in(
+    left: np.ndarray,
+    right: np.ndarray,
+    out: np.ndarray,
+    key: np.uint64,
+    band: np.uint64,
+    y0: Int64,
+    plain: int,
+    th: np.ndarray,
+    doors: np.ndarray,
+    parent: np.ndarray,
+    work: np.ndarray,
+    base: np.ndarray,
+) -> tuple[int, Int64]:
+    """:func:`_span_on_planes` in its scratch (``work``: ``SPAN_WORDS``
+    rows of ``nw + 1`` zero words; ``base``: ``nw + 1`` int64s)."""
     n_rows, width = out.shape
     bkey = band_key(key, band)
     nw = (width + 63) // 64
     deepest = np.int64(DEEPEST)  # typed int64, as every caller of the planes passes it: one compile
-    P = np.zeros(nw + 1, np.uint64)
-    N = np.zeros(nw + 1, np.uint64)
+    P, N, door_words, held, joined = work[0], work[1], work[2], work[3], work[4]
+    rest = work[5:]  # planes_eller's: no doors (zeros), the rows' words and depths
     if y0 > 0:  # row 0 starts from sets of one cell: no bits
         planes_of_lists(left, right, P, N, width)
     i = 0
@@ -258,19 +293,21 @@ def _span_on_planes(
     while y < plain and i < n_rows:
         m = 1 if y == 0 else min(n_rows - i, plain - y)
         join, opens = row_thresholds(th, y)
-        planes_eller(P, N, left, right, out[i : i + m], bkey, _U64(y) * _U64(width), join, opens, deepest)
+        at = _U64(y) * _U64(width)
+        planes_eller(P, N, left, right, out[i : i + m], bkey, at, join, opens, deepest, rest, base)
         i += m
         y += m
     if i < n_rows:  # the penultimate row: a door column closes once its set opened in one
-        door_words = np.zeros(nw + 1, np.uint64)
         seam_door_words(door_words, width, key, _U64(band) + _U64(1), th[TH_DOOR])
         counter = _U64(y) * _U64(width)
         join, opens = row_thresholds(th, y)
-        no_rooms = np.zeros((0, ROOM_PLANES, nw + 1), np.uint64)
-        held = np.zeros(nw + 1, np.uint64)
+        no_rooms = rest[0, :0].reshape((0, ROOM_PLANES, nw + 1))
+        words = rest[1 : 1 + ROW_WORDS]
+        depths = rest[1 + ROW_WORDS : 9 + ROW_WORDS]
         made = planes_rows(
-            P, N, out[i : i + 1], bkey, counter, join, opens, deepest, door_words, held, no_rooms
-        )
+            P, N, out[i : i + 1], bkey, counter, join, opens, deepest, door_words, held, no_rooms,
+            words, depths, base,
+        )  # fmt: skip
         if made == 0:
             lists_of_planes(P, N, left, right, width)  # nested too deep for the planes
             door_bytes(door_words, doors)
@@ -279,7 +316,7 @@ def _span_on_planes(
         i += 1
         y += 1
         if i < n_rows:  # the last row, from the planes: no lists needed
-            last_row_of_planes(P, held, left, right, out[i], door_words)
+            last_row_of_planes(P, held, left, right, out[i], door_words, joined)
             return i + 1, y + 1
     lists_of_planes(P, N, left, right, width)
     return i, y

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES, lists_of_planes, planes_of_lists, planes_rows
+from ._eller_planes import (
+    DEEPEST,
+    PLANES_FROM,
+    ROOM_PLANES,
+    ROW_WORDS,
+    lists_of_planes,
+    planes_of_lists,
+    planes_rows,
+)
 from ._format import EAST
 from ._numba import _U64, Int64, _njit, _sel
 from ._rng import _LOW32, _S32, random_bits
@@ -252,6 +260,9 @@ def eller_rows(
     return counter
 
 
+ELLER_WORDS = 3 + ROW_WORDS + 8  # rows_by_planes' scratch: P, N, then planes_eller's
+
+
 @_njit
 def rows_by_planes(
     left: np.ndarray,
@@ -267,15 +278,18 @@ def rows_by_planes(
     converted from the lists and back."""
     width = out.shape[1]
     nw = (width + 63) // 64
-    P = np.zeros(nw + 1, np.uint64)
-    N = np.zeros(nw + 1, np.uint64)
+    work = np.zeros((ELLER_WORDS, nw + 1), np.uint64)
+    base = np.empty(nw + 1, np.int64)
+    P, N = work[0], work[1]
     planes_of_lists(left, right, P, N, width)
-    counter = planes_eller(P, N, left, right, out, key, counter, join_below, open_below, deepest)
+    counter = planes_eller(
+        P, N, left, right, out, key, counter, join_below, open_below, deepest, work[2:], base
+    )
     lists_of_planes(P, N, left, right, width)
     return counter
 
 
-@_njit
+@_njit(refcounts=False)
 def planes_eller(
     P: np.ndarray,
     N: np.ndarray,
@@ -287,28 +301,57 @@ def planes_eller(
     join_below: np.uint64,
     open_below: np.uint64,
     deepest: Int64,
+    work: np.ndarray,
+    base: np.ndarray,
 ) -> np.uint64:
     """Eller's rows into ``out`` on bit planes from the sets ``P``, ``N``
     (:func:`planes_rows`, left as the sets after them); a row whose sets
     nest deeper than ``deepest`` by the lists (``left``, ``right``: scratch
-    of ``width + LR_PAD``).  Returns the counter after the last cell."""
+    of ``width + LR_PAD``).  Returns the counter after the last cell.
+    ``work``: ``1 + ROW_WORDS + 8`` rows of ``nw + 1`` words, its first
+    zero (no doors), and ``base`` (``nw + 1`` int64s): scratch, made by the
+    caller (no reference counts here)."""
     n_rows, width = out.shape
-    no_doors = np.zeros((width + 63) // 64 + 1, np.uint64)
-    no_rooms = np.zeros((0, ROOM_PLANES, (width + 63) // 64 + 1), np.uint64)
+    nw = (width + 63) // 64
+    no_doors = work[0]
+    no_rooms = work[0, :0].reshape((0, ROOM_PLANES, nw + 1))
+    words = work[1 : 1 + ROW_WORDS]
+    depths = work[1 + ROW_WORDS : 9 + ROW_WORDS]
     y: Int64 = 0
     while y < n_rows:
         at = counter + _U64(y) * _U64(width)
         y += planes_rows(
-            P, N, out[y:], key, at, join_below, open_below, deepest, no_doors, no_doors, no_rooms
-        )
+            P, N, out[y:], key, at, join_below, open_below, deepest, no_doors, no_doors, no_rooms,
+            words, depths, base,
+        )  # fmt: skip
         if y < n_rows:
-            lists_of_planes(P, N, left, right, width)
-            draws = np.empty(width, np.uint64)
-            row_draws(draws, key, counter + _U64(y) * _U64(width))
-            eller_sweep(left, right, out[y], draws, join_below, open_below)
-            planes_of_lists(left, right, P, N, width)
+            at = counter + _U64(y) * _U64(width)
+            _row_off_planes(P, N, left, right, out[y], key, at, join_below, open_below)
             y += 1
     return counter + _U64(n_rows) * _U64(width)
+
+
+@_njit
+def _row_off_planes(
+    P: np.ndarray,
+    N: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    row: np.ndarray,
+    key: np.uint64,
+    counter: np.uint64,
+    join_below: np.uint64,
+    open_below: np.uint64,
+) -> None:
+    """A row whose sets nest too deep for the planes, by the lists, the
+    sets ``P``, ``N`` converted to them and back (a kernel of its own: it
+    allocates its draws)."""
+    width = row.shape[0]
+    lists_of_planes(P, N, left, right, width)
+    draws = np.empty(width, np.uint64)
+    row_draws(draws, key, counter)
+    eller_sweep(left, right, row, draws, join_below, open_below)
+    planes_of_lists(left, right, P, N, width)
 
 
 @_njit

@@ -47,6 +47,8 @@ ROOM_CLOSE = 2  # it lies above a room's top row: closes whenever it may
 ROOM_EAST = 3  # its east wall lies inside a room: opened after the row (the room is one set)
 ROOM_PLANES = 4
 
+ROW_WORDS = 17  # the rows of words planes_rows works in
+
 _Z = _U64(0)
 _1 = _U64(1)
 _63 = _U64(63)
@@ -272,11 +274,13 @@ def planes_of_lists(left: np.ndarray, right: np.ndarray, P: np.ndarray, N: np.nd
         N[x >> 6] |= _U64(right[x] > x) << _U64(x & 63)
 
 
-@_njit(inline="always")
+@_njit
 def lists_of_planes(P: np.ndarray, N: np.ndarray, left: np.ndarray, right: np.ndarray, width: Int64) -> None:
     """The lists of the sets ``P``, ``N`` (:func:`planes_of_lists` undone):
     each open set's first and last cell so far on a stack (which a cell
-    with an earlier cell never finds empty, in sets that do not cross)."""
+    with an earlier cell never finds empty, in sets that do not cross). A
+    kernel of its own, which allocates its stack: the loops without
+    reference counts call it (once a span, or where the planes give up)."""
     stack = np.empty((width + 1, 2), np.int64)
     depth = 0
     for x in range(width):
@@ -308,11 +312,11 @@ def _undo_joins(P: np.ndarray, N: np.ndarray, P0: np.ndarray, N0: np.ndarray, nw
             N[i] = N0[i]
 
 
-@_njit
+@_njit(refcounts=False)
 def planes_rows(
     P: np.ndarray, N: np.ndarray, out: np.ndarray, key: np.uint64, counter: np.uint64,
     join_below: np.uint64, open_below: np.uint64, deepest: Int64, doors: np.ndarray, held: np.ndarray,
-    rooms: np.ndarray,
+    rooms: np.ndarray, words: np.ndarray, depths: np.ndarray, base: np.ndarray,
 ) -> Int64:  # fmt: skip
     """Rows of ``eller_rows`` into ``out`` from the sets ``P``, ``N`` (``nw +
     1`` words, the last zero; left as the sets after the rows made), as
@@ -329,29 +333,17 @@ def planes_rows(
 
     ``rooms`` (``(len(out), ROOM_PLANES, nw + 1)`` words, or no rows for
     none): what a band's rooms ask of each row (``ROOM_*``; the rows of
-    ``_room_kernels._room_row``, byte for byte)."""
-    nw = (out.shape[1] + 63) // 64
-    words = np.zeros((17, nw + 1), np.uint64)
-    depths = np.zeros((8, nw + 1), np.uint64)
-    base = np.zeros(nw + 1, np.int64)  # _depths' scratch
-    return _planes_rows(
-        P, N, out, key, counter, join_below, open_below, deepest, doors, held, rooms, words, depths, base
-    )
+    ``_room_kernels._room_row``, byte for byte).
 
-
-@_njit(refcounts=False)
-def _planes_rows(
-    P: np.ndarray, N: np.ndarray, out: np.ndarray, key: np.uint64, counter: np.uint64,
-    join_below: np.uint64, open_below: np.uint64, deepest: Int64, doors: np.ndarray, held: np.ndarray,
-    rooms: np.ndarray, words: np.ndarray, depths: np.ndarray, base: np.ndarray,
-) -> Int64:  # fmt: skip
-    """:func:`planes_rows` in scratch its caller made (``words``: 17 rows of
-    ``nw + 1`` zeros; ``depths``: 8; ``base``: ``nw + 1`` int64s), without
-    reference counts: the rows' views and the inlined helpers' arguments
-    cost nothing a row."""
+    ``words`` (``ROW_WORDS`` rows of ``nw + 1`` words), ``depths`` (8 such
+    rows) and ``base`` (``nw + 1`` int64s): scratch the caller makes (once
+    for many calls: no reference counts here, so the rows' views and the
+    inlined helpers' arguments cost nothing a row)."""
     n_rows: Int64 = out.shape[0]
     width = out.shape[1]
     nw = (width + 63) // 64
+    words[:] = _Z
+    depths[:] = _Z
     jd, cd, w1, w2, w3, conn, J, Jl, Nf, Pf, eo, taken, P0, N0, east, rJ, gaps = words  # east: ROOM_EAST
     D = depths[:4]
     R = depths[4:]

@@ -74,7 +74,7 @@ def last_row(
         right[x] = x
 
 
-@_njit
+@_njit(refcounts=False)
 def last_row_of_planes(
     P: np.ndarray,
     held: np.ndarray,
@@ -82,18 +82,20 @@ def last_row_of_planes(
     right: np.ndarray,
     row: np.ndarray,
     door_words: np.ndarray,
+    joined: np.ndarray,
 ) -> None:
     """:func:`last_row` from the sets as bit planes (``_eller_planes``), by
     the module's docstring, a word at a time: ``P`` (a cell has an earlier
     cell in its set: ``~P`` are the sets' first cells) and ``held`` (at a
     set's first cell, whether the set holds a door: what the penultimate
     row's ``planes_rows`` leaves), ``nw + 1`` words each; ``door_words``: the
-    door columns, a bit a cell."""
+    door columns, a bit a cell; ``joined``: ``nw + 1`` words of scratch
+    (no reference counts here: the caller makes it)."""
     width = row.shape[0]
     nw = (width + 63) // 64
     # A set's first cell joins the cell before it unless the set holds a door
     # and an earlier set did; any other cell never joins (the module's docstring).
-    joined = np.zeros(nw + 1, np.uint64)
+    joined[nw] = _U64(0)
     earlier = _U64(0)  # all ones once a set holding a door has started
     for i in range(nw):
         firsts = ~P[i]

@@ -29,6 +29,7 @@ from ._eller_planes import (
     ROOM_JOINS,
     ROOM_OPEN,
     ROOM_PLANES,
+    ROW_WORDS,
     lists_of_planes,
     planes_of_lists,
     planes_rows,
@@ -296,16 +297,19 @@ def rooms_by_planes(
     sets after the rows."""
     plain, width = out.shape
     nw = (width + 63) // 64
-    P = np.zeros(nw + 1, np.uint64)  # row 0 starts from sets of one cell: no bits
-    N = np.zeros(nw + 1, np.uint64)
-    no_doors = np.zeros(nw + 1, np.uint64)
+    work = np.zeros((3 + ROW_WORDS + 8, nw + 1), np.uint64)  # one allocation for the band's scratch
+    base = np.empty(nw + 1, np.int64)
+    P, N, no_doors = work[0], work[1], work[2]  # row 0 starts from sets of one cell: no bits
+    words, depths = work[3 : 3 + ROW_WORDS], work[3 + ROW_WORDS :]
     y: Int64 = 0
     while y < plain:
         m = 1 if y == 0 else plain - y  # row 0 has thresholds of its own
         join, opens = row_thresholds(th, y)
         counter = _U64(y) * _U64(width)
         rows, rules = out[y : y + m], masks[y : y + m]
-        made = planes_rows(P, N, rows, bkey, counter, join, opens, deepest, no_doors, no_doors, rules)
+        made = planes_rows(
+            P, N, rows, bkey, counter, join, opens, deepest, no_doors, no_doors, rules, words, depths, base
+        )
         y += made
         if made < m:  # nested too deep for the planes: a row by the lists
             lists_of_planes(P, N, left, right, width)

@@ -121,7 +121,7 @@ def test_both_last_rows_follow_the_rule(width, seed, opens, door):
             row = np.full(width, 0xFF, np.uint8)
             if planes:
                 held = as_words(held_at_or_after(label, doors))
-                last_row_of_planes(P, held, left, right, row, as_words(doors))
+                last_row_of_planes(P, held, left, right, row, as_words(doors), np.full(len(P), 7, np.uint64))
             else:
                 last_row(left, right, row, doors, np.zeros(width + 1, np.int32))
             made.append(row)
@@ -150,5 +150,5 @@ def test_sets_nested_past_the_planes_still_follow_the_rule():
         row = np.zeros(width, np.uint8)
         held = as_words(held_at_or_after(label, doors))
         with kernel_errstate():
-            last_row_of_planes(P, held, left, right, row, as_words(doors))
+            last_row_of_planes(P, held, left, right, row, as_words(doors), np.full(len(P), 7, np.uint64))
         np.testing.assert_array_equal(row, last_row_reference(label, [bool(d) for d in doors]))

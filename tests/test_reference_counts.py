@@ -23,7 +23,7 @@ def test_the_row_loops_keep_no_reference_counts():
     from eller_stream import _eller_planes as planes
 
     _numba.load()
-    kernels = [planes._planes_rows, planes._doors_taken, planes._doors_held]
+    kernels = [planes.planes_rows, planes._doors_taken, planes._doors_held]
     kernels += [_band_kernels.band_span, _band_kernels.band_stream_rows]
     names = "chunk_cells _exit_row _last_row seam_doors place_chunk _chunk_row _door plane_doors".split()
     kernels += [getattr(_plane_kernels, name) for name in names]
