@@ -271,9 +271,22 @@ def band_braid(
     out again while a run's start read a bit that changed); the sides
     opened; the next row's planes.  A row's flags are written once the row
     below is scanned (which may open its south walls)."""
-    loop_below = _U64(th[TH_LOOP])
-    if loop_below == _Z:
+    if _U64(th[TH_LOOP]) == _Z:
         return
+    height, width = rows.shape
+    pl = np.zeros(((width + 63) // 64 + 1, _PLANES), np.uint64)  # word i of each plane; then a zero word
+    buf = np.empty(2 * height * width + width + 192, np.uint8)  # the band, the doors, the draws; 64 more each
+    _braid_in(rows, key, band, th, doors, above, pl, buf)
+
+
+@_njit(refcounts=False)
+def _braid_in(
+    rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray, doors: np.ndarray, above: np.ndarray,
+    pl: np.ndarray, buf: np.ndarray,
+) -> None:  # fmt: skip
+    """:func:`band_braid` in its scratch (``pl``: the planes, zeros; ``buf``:
+    ``2 * cells + width + 192`` bytes), without reference counts."""
+    loop_below = _U64(th[TH_LOOP])
     height, width = rows.shape
     if above.shape[0] == width:
         for x in range(width):
@@ -282,7 +295,6 @@ def band_braid(
         seam_doors(doors, key, _U64(band), th[TH_DOOR_ABOVE])
     lkey = loop_key(key, band)
     nw = (width + 63) // 64
-    pl = np.zeros((nw + 1, _PLANES), np.uint64)  # word i of each plane: pl[i]; then a zero word
     n = height * width
     # The rows and the doors with 64 zero bytes after them: a word of any
     # row is one 64-byte load or store, the band's last too.  (Copied by a
@@ -290,16 +302,16 @@ def band_braid(
     # assignment copies a byte at a time, and a loop a row at a time, over
     # rows as short as 24 cells, cost a third of a narrow band's braid.)
     cells = rows.reshape(n)  # C-contiguous: a view
-    flat = np.empty(n + 64, np.uint8)
+    flat = buf[: n + 64]
     for c in range(n):
         flat[c] = cells[c]
-    seam = np.empty(width + 64, np.uint8)
+    seam = buf[n + 64 : n + width + 128]
     for x in range(width):
         seam[x] = doors[x]
     for i in range(64):
         flat[n + i] = 0
         seam[width + i] = 0
-    codes = np.empty(height * width + 64, np.uint8)  # each cell's draw as 4 bits, row by row
+    codes = buf[n + width + 128 :]  # each cell's draw as 4 bits, row by row
     point = draw_point(lkey, _Z)
     for c in range(height * width):  # vectorised: random_bits(lkey, c), a sum a cell
         d = mix64(point)

@@ -354,7 +354,7 @@ def _row_off_planes(
     planes_of_lists(left, right, P, N, width)
 
 
-@_njit
+@_njit(refcounts=False)
 def eller_close(left: np.ndarray, right: np.ndarray, row: np.ndarray) -> None:
     """The closing row: join every pair of neighbours in different sets."""
     width = row.shape[0]

@@ -40,7 +40,7 @@ _1 = _U64(1)
 _63 = _U64(63)
 
 
-@_njit
+@_njit(refcounts=False)
 def last_row(
     left: np.ndarray, right: np.ndarray, row: np.ndarray, doors: np.ndarray, parent: np.ndarray
 ) -> None:

@@ -96,7 +96,7 @@ def bands_rows(
         band_make(out[lo:stop], key, band, band_height, _th_row(ths, j), left, right, doors, parent, above)
 
 
-@_njit
+@_njit(refcounts=False)
 def bands_stream_rows(
     left: np.ndarray,
     right: np.ndarray,

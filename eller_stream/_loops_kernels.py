@@ -18,7 +18,7 @@ def _root(parent: np.ndarray, i: int) -> int:
     return i
 
 
-@_njit
+@_njit(refcounts=False)
 def count_loops(grid: np.ndarray, parent: np.ndarray) -> int:
     """The passages of ``grid`` that join two cells already connected by
     the passages before them (row-major, EAST then SOUTH): the number of

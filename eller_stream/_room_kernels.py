@@ -147,7 +147,7 @@ def _room_word(masks: np.ndarray, top: Int64, h: Int64, i: Int64, east: np.uint6
         masks[top - 1, ROOM_CLOSE, i] |= every
 
 
-@_njit
+@_njit(refcounts=False)
 def room_planes(rects: np.ndarray, n: int, masks: np.ndarray) -> None:
     """What a band's ``n`` rooms ``rects`` ask of its rows (``ROOM_*``), as
     bit planes into ``masks`` (zeros, ``(rows + ROOM_MAX_HEIGHT,

@@ -19,7 +19,15 @@ def test_the_row_loops_keep_no_reference_counts():
     planes, two thirds of a 64-cell row's time on one machine, and a quarter
     of a plane's of chunk 16 (``docs/performance.md``). Their callers make
     the scratch they work in."""
-    from eller_stream import _band_kernels, _numba, _plane_kernels
+    from eller_stream import (
+        _band_kernels,
+        _braid_kernels,
+        _eller_kernels,
+        _last_row_kernels,
+        _level_kernels,
+        _numba,
+        _plane_kernels,
+    )
     from eller_stream import _eller_planes as planes
 
     _numba.load()
@@ -27,6 +35,8 @@ def test_the_row_loops_keep_no_reference_counts():
     kernels += [_band_kernels.band_span, _band_kernels.band_stream_rows]
     names = "chunk_cells _exit_row _last_row seam_doors place_chunk _chunk_row _door plane_doors".split()
     kernels += [getattr(_plane_kernels, name) for name in names]
+    kernels += [_eller_kernels.planes_eller, _band_kernels._span_in, _last_row_kernels.last_row_of_planes]
+    kernels += [_last_row_kernels.last_row, _braid_kernels._braid_in, _level_kernels.bands_stream_rows]
     assert [k.targetoptions["_nrt"] for k in kernels] == [False] * len(kernels)
 
 
