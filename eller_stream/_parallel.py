@@ -14,7 +14,9 @@ lock another thread may have held) makes its bands on one core
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 import os
 import queue
 import threading
@@ -54,8 +56,10 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forked_child)
 
 
+@functools.cache
 def _memory_bytes() -> int:
-    """The machine's physical memory (an array larger than it is refused)."""
+    """The machine's physical memory (an array larger than it is refused),
+    read once: every range asks for it, two system calls each time."""
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):  # not on this platform: only numpy's own limit
@@ -83,7 +87,7 @@ def check_width_fits(width: int) -> int:
 
 def alloc(shape: tuple[int, ...], dtype: type, what: str) -> np.ndarray:
     """``np.empty``, or a ``ValueError`` that says what could not be had."""
-    size = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
+    size = math.prod(int(d) for d in shape) * np.dtype(dtype).itemsize  # Python ints: no overflow
     if size > _memory_bytes():
         raise ValueError(f"{what} need {size} bytes, more than this machine's memory")
     try:
@@ -102,6 +106,8 @@ def rows_apart(threads: int, n: int, dtype: type, what: str) -> np.ndarray:
     the sets' lists is written for nearly every cell) would otherwise share a
     line, and the speed-up of two cores varied from 1.3x to 1.9x with where
     the allocator put the rows."""
+    if threads == 1:  # no other thread's row to keep apart from
+        return alloc((1, n), dtype, what)
     item = np.dtype(dtype).itemsize
     stride = (-(-n * item // LINE) + 1) * LINE // item
     flat = alloc((threads * stride * item + LINE,), np.uint8, what)
@@ -145,23 +151,15 @@ def threads_for(rows: int, band: int, width: int, serial: object = None) -> int:
     one core, the serial kernels). ``serial``: the kernel a single core would
     call, whose lean twin answers instead while it warms up, in the server
     (``_engine.lean_first``)."""
-    if LEAN or lean_first(serial):  # the lean backend has no threads of its own
-        return 1
+    small = rows <= band or rows * width < PARALLEL_CELLS or band * width > PARALLEL_BAND_CELLS
+    if small or _used[1] or LEAN or lean_first(serial):  # (the lean backend has no threads of its own)
+        return 1  # decided before numba is asked: a small range's call costs a few microseconds less
     load()
     if backend() == "lean":  # numba failed to import
         return 1
     import numba
 
-    threads = numba.get_num_threads()
-    if (
-        rows > band
-        and rows * width >= PARALLEL_CELLS
-        and threads > 1
-        and band * width <= PARALLEL_BAND_CELLS
-        and not _used[1]
-    ):
-        return int(threads)
-    return 1
+    return max(1, int(numba.get_num_threads()))
 
 
 def bands_per_call(threads: int, band: int, width: int) -> int:
