@@ -82,18 +82,32 @@ def band_rooms(
     them, a bit a cell, read and written 64 bits at any byte); placing stops
     once the rooms hold ``T`` cells."""
     rows = height - 2  # rooms stay off the band's last two rows
-    target = room_target(height, width, th)
-    if rows < 2 or width < 2 or target == 0:
+    if rows < 2 or width < 2 or room_target(height, width, th) == 0:
         return 0
     attempts = room_capacity(height, width, th)  # at most one room an attempt
     if rects.shape[0] < attempts:
         raise ValueError("band_rooms: rects has fewer rows than room_capacity")
     stride = (width >> 3) + 16  # taken: a bit a cell, row r's column x at bit x of byte r * stride
     taken = np.zeros((rows + ROOM_MAX_HEIGHT) * stride, np.uint8)  # rows past the band: free
+    draws = np.empty(2 * attempts, np.uint64)
+    return _place_rooms(height, width, key, band, th, rects, taken, draws)
+
+
+@_njit(refcounts=False)
+def _place_rooms(
+    height: int, width: int, key: np.uint64, band: np.uint64, th: np.ndarray, rects: np.ndarray,
+    taken: np.ndarray, draws: np.ndarray,
+) -> int:  # fmt: skip
+    """:func:`band_rooms` in its scratch (``taken``: zeros, a bit a cell of
+    the band's rows and ``ROOM_MAX_HEIGHT`` more; ``draws``: two an
+    attempt), without reference counts."""
+    rows = height - 2
+    target = room_target(height, width, th)
+    attempts = room_capacity(height, width, th)
+    stride = (width >> 3) + 16
     rkey = room_key(key, band)
     hmax = min(rows, ROOM_MAX_HEIGHT)
     wmax = min(width, ROOM_MAX_WIDTH)
-    draws = np.empty(2 * attempts, np.uint64)
     for i in range(2 * attempts):  # vectorised
         draws[i] = random_bits(rkey, _U64(i))
     total: Int64 = 0
@@ -295,10 +309,24 @@ def rooms_by_planes(
     on bit planes (``planes_rows`` with the rooms' planes); a row whose sets
     nest deeper than ``deepest`` by the lists.  ``left``, ``right``: the
     sets after the rows."""
-    plain, width = out.shape
-    nw = (width + 63) // 64
-    work = np.zeros((3 + ROW_WORDS + 8, nw + 1), np.uint64)  # one allocation for the band's scratch
+    nw = (out.shape[1] + 63) // 64
+    work = np.zeros((ROOM_WORDS, nw + 1), np.uint64)  # one allocation for the band's scratch
     base = np.empty(nw + 1, np.int64)
+    _rooms_planes_in(left, right, out, bkey, th, masks, deepest, decided, work, base)
+
+
+ROOM_WORDS = 3 + ROW_WORDS + 8  # rooms_by_planes' scratch: P, N, no doors, then planes_rows'
+
+
+@_njit(refcounts=False)
+def _rooms_planes_in(
+    left: np.ndarray, right: np.ndarray, out: np.ndarray, bkey: np.uint64, th: np.ndarray, masks: np.ndarray,
+    deepest: Int64, decided: np.ndarray, work: np.ndarray, base: np.ndarray,
+) -> None:  # fmt: skip
+    """:func:`rooms_by_planes` in its scratch (``work``: ``ROOM_WORDS`` rows
+    of ``nw + 1`` zero words; ``base``: ``nw + 1`` int64s), without reference
+    counts."""
+    plain, width = out.shape
     P, N, no_doors = work[0], work[1], work[2]  # row 0 starts from sets of one cell: no bits
     words, depths = work[3 : 3 + ROW_WORDS], work[3 + ROW_WORDS :]
     y: Int64 = 0
@@ -338,14 +366,36 @@ def _band_with_rooms(
     ``PLANES_FROM`` cells on (:func:`rooms_by_planes`), narrower on the
     lists (:func:`rooms_by_lists`); the last two by :func:`band_span`."""
     band_height, width = out.shape
+    nw = (width + 63) // 64
+    # the scratch, zeros, in one allocation: the rows' planes, the draws decided, rooms_by_planes' words
+    flat = np.zeros(
+        (band_height - 2 + ROOM_MAX_HEIGHT) * ROOM_PLANES * (nw + 1) + width + ROOM_WORDS * (nw + 1),
+        np.uint64,
+    )
+    base = np.empty(nw + 1, np.int64)
+    _rooms_band_in(left, right, out, key, band, th, doors, parent, rects, n_rooms, flat, base)
+
+
+@_njit(refcounts=False)
+def _rooms_band_in(
+    left: np.ndarray, right: np.ndarray, out: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray,
+    doors: np.ndarray, parent: np.ndarray, rects: np.ndarray, n_rooms: int, flat: np.ndarray,
+    base: np.ndarray,
+) -> None:  # fmt: skip
+    """:func:`_band_with_rooms` in its scratch (``flat``: zeros, for the
+    rows' planes, the draws decided and :func:`rooms_by_planes`' words;
+    ``base``: ``nw + 1`` int64s), without reference counts."""
+    band_height, width = out.shape
     bkey = band_key(key, band)
     plain = band_height - 2
     nw = (width + 63) // 64
-    masks = np.zeros((plain + ROOM_MAX_HEIGHT, ROOM_PLANES, nw + 1), np.uint64)
+    size = (plain + ROOM_MAX_HEIGHT) * ROOM_PLANES * (nw + 1)
+    masks = flat[:size].reshape((plain + ROOM_MAX_HEIGHT, ROOM_PLANES, nw + 1))
     room_planes(rects, n_rooms, masks)
-    decided = np.empty(width, np.uint64)
+    decided = flat[size : size + width]
     if width >= PLANES_FROM:
-        rooms_by_planes(left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided)
+        work = flat[size + width : size + width + ROOM_WORDS * (nw + 1)].reshape((ROOM_WORDS, nw + 1))
+        _rooms_planes_in(left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided, work, base)
     else:
         rooms_by_lists(left, right, out[:plain], bkey, th, masks, decided)
     band_span(left, right, out[plain:], key, band, plain, band_height, th, doors, parent)

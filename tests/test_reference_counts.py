@@ -27,6 +27,7 @@ def test_the_row_loops_keep_no_reference_counts():
         _level_kernels,
         _numba,
         _plane_kernels,
+        _room_kernels,
     )
     from eller_stream import _eller_planes as planes
 
@@ -37,6 +38,7 @@ def test_the_row_loops_keep_no_reference_counts():
     kernels += [getattr(_plane_kernels, name) for name in names]
     kernels += [_eller_kernels.planes_eller, _band_kernels._span_in, _last_row_kernels.last_row_of_planes]
     kernels += [_last_row_kernels.last_row, _braid_kernels._braid_in, _level_kernels.bands_stream_rows]
+    kernels += [_room_kernels._place_rooms, _room_kernels._rooms_planes_in, _room_kernels._rooms_band_in]
     assert [k.targetoptions["_nrt"] for k in kernels] == [False] * len(kernels)
 
 
