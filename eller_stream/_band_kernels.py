@@ -265,19 +265,9 @@ def _span_on_planes(
 
 @_njit(refcounts=False)
 def _span_in(
-    left: np.ndarray,
-    right: np.ndarray,
-    out: np.ndarray,
-    key: np.uint64,
-    band: np.uint64,
-    y0: Int64,
-    plain: int,
-    th: np.ndarray,
-    doors: np.ndarray,
-    parent: np.ndarray,
-    work: np.ndarray,
-    base: np.ndarray,
-) -> tuple[int, Int64]:
+    left: np.ndarray, right: np.ndarray, out: np.ndarray, key: np.uint64, band: np.uint64, y0: Int64,
+    plain: int, th: np.ndarray, doors: np.ndarray, parent: np.ndarray, work: np.ndarray, base: np.ndarray,
+) -> tuple[int, Int64]:  # fmt: skip
     """:func:`_span_on_planes` in its scratch (``work``: ``SPAN_WORDS``
     rows of ``nw + 1`` zero words; ``base``: ``nw + 1`` int64s)."""
     n_rows, width = out.shape
