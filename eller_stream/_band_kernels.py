@@ -236,6 +236,26 @@ def band_span(
         last_row(left, right, out[i], doors, parent)
 
 
+@_njit(refcounts=False)
+def band_span_in(
+    left: np.ndarray, right: np.ndarray, out: np.ndarray, key: np.uint64, band: np.uint64, y0: Int64,
+    band_height: int, th: np.ndarray, doors: np.ndarray, parent: np.ndarray, work: np.ndarray,
+    base: np.ndarray,
+) -> None:  # fmt: skip
+    """:func:`band_span` with the planes' scratch given (``work``:
+    ``SPAN_WORDS`` rows of ``nw + 1`` words, zeroed here; ``base``: ``nw +
+    1`` int64s): a band made whole with levels allocates nothing a band."""
+    n_rows, width = out.shape
+    plain = band_height - 2
+    i = 0
+    y = y0
+    if width >= PLANES_FROM and 0 < plain and y <= plain:
+        work[:] = _U64(0)
+        i, y = _span_in(left, right, out, key, band, y0, plain, th, doors, parent, work, base)
+    if i < n_rows:  # the lists' rows, or what the planes left to them
+        band_span(left, right, out[i:], key, band, y, band_height, th, doors, parent)
+
+
 SPAN_WORDS = 5 + 1 + ROW_WORDS + 8  # _span_on_planes' scratch: P, N, door words, held, joined; planes_eller's
 
 

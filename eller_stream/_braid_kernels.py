@@ -72,7 +72,7 @@ _WDR = 22  # the west neighbour a dead end when scanned
 _SN, _SS, _SW, _SE = 23, 24, 25, 26  # the side opened
 _PE = 27  # EAST flags to add to the row above (written once the row below is scanned)
 _PS = 28  # SOUTH flags to add to the row above
-_PLANES = 29
+BRAID_PLANES = _PLANES = 29
 
 
 @_njit(inline="always")
@@ -276,15 +276,15 @@ def band_braid(
     height, width = rows.shape
     pl = np.zeros(((width + 63) // 64 + 1, _PLANES), np.uint64)  # word i of each plane; then a zero word
     buf = np.empty(2 * height * width + width + 192, np.uint8)  # the band, the doors, the draws; 64 more each
-    _braid_in(rows, key, band, th, doors, above, pl, buf)
+    braid_in(rows, key, band, th, doors, above, pl, buf)
 
 
 @_njit(refcounts=False)
-def _braid_in(
+def braid_in(
     rows: np.ndarray, key: np.uint64, band: np.uint64, th: np.ndarray, doors: np.ndarray, above: np.ndarray,
     pl: np.ndarray, buf: np.ndarray,
 ) -> None:  # fmt: skip
-    """:func:`band_braid` in its scratch (``pl``: the planes, zeros; ``buf``:
+    """:func:`band_braid` in its scratch (``pl``: the planes, zeros, ``(nw + 1, BRAID_PLANES)``; ``buf``:
     ``2 * cells + width + 192`` bytes), without reference counts."""
     loop_below = _U64(th[TH_LOOP])
     height, width = rows.shape

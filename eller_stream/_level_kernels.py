@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._band_kernels import TH_DOOR, TH_DOOR_ABOVE, TH_ROOM, band_span
-from ._braid_kernels import band_braid
+from ._band_kernels import SPAN_WORDS, TH_DOOR, TH_DOOR_ABOVE, TH_LOOP, TH_ROOM, band_span, band_span_in
+from ._braid_kernels import BRAID_PLANES, braid_in
 from ._format import EAST, SOUTH
-from ._numba import _U64, _njit
-from ._room_kernels import _band_with_rooms, band_rooms, room_capacity
+from ._numba import _U64, Int64, _njit
+from ._room_kernels import ROOM_MAX_HEIGHT, _rooms_band_in, place_rooms, room_capacity, rooms_words
 from ._union_find import find
 
 
@@ -55,21 +55,66 @@ def band_make(
     """The first ``len(out)`` rows of band ``band`` into ``out``, braided
     (:func:`band_braid`) when they are the whole band; ``above``: the band
     above's last row if it is at hand (else empty); the other arrays are
-    scratch."""
+    scratch. (One band: :func:`bands_rows` makes its scratch once.)"""
+    rects, words, base, raw = level_scratch(band_height, out.shape[1], th.reshape((1, th.shape[0])))
+    _band_in(out, key, band, band_height, th, left, right, doors, parent, above, rects, words, base, raw)
+
+
+@_njit
+def level_scratch(
+    band_height: int, width: int, ths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_band_in`'s scratch for bands of ``band_height`` rows of
+    ``width`` with any thresholds row of ``ths``: the rooms' rectangles
+    (int64), the words (rooms, the last rows' planes, the braid's planes,
+    the rooms' draws), ``nw + 1`` int64s, and the bytes (the braid's, the
+    rooms' map)."""
+    nw = (width + 63) // 64
+    most: Int64 = 16
+    for j in range(ths.shape[0]):
+        most = max(most, room_capacity(band_height, width, ths[j]))
+    n_words = rooms_words(band_height, width) + (nw + 1) * BRAID_PLANES + 2 * most
+    n_bytes = (
+        2 * band_height * width + width + 192 + (band_height - 2 + ROOM_MAX_HEIGHT) * ((width >> 3) + 16)
+    )
+    return (
+        np.empty((most, 4), np.int64),
+        np.empty(n_words, np.uint64),
+        np.empty(nw + 1, np.int64),
+        np.empty(n_bytes, np.uint8),
+    )
+
+
+@_njit(refcounts=False)
+def _band_in(
+    out: np.ndarray, key: np.uint64, band: np.uint64, band_height: int, th: np.ndarray, left: np.ndarray,
+    right: np.ndarray, doors: np.ndarray, parent: np.ndarray, above: np.ndarray, rects: np.ndarray,
+    words: np.ndarray, base: np.ndarray, raw: np.ndarray,
+) -> None:  # fmt: skip
+    """:func:`band_make` in the scratch of :func:`level_scratch`, without
+    reference counts."""
+    height, width = out.shape
+    nw = (width + 63) // 64
     for x in range(left.shape[0]):
         left[x] = x
         right[x] = x
-    whole = out.shape[0] == band_height
+    whole = height == band_height
+    in_rooms = rooms_words(band_height, width)
+    n_braid = 2 * band_height * width + width + 192
     n_rooms = 0
     if whole and th[TH_ROOM] > 0:
-        rects = np.empty((room_capacity(band_height, out.shape[1], th), 4), np.int64)
-        n_rooms = band_rooms(band_height, out.shape[1], key, band, th, rects)
+        taken = raw[n_braid:]
+        draws = words[in_rooms + (nw + 1) * BRAID_PLANES :]
+        n_rooms = place_rooms(band_height, width, key, band, th, rects, taken, draws)
     if n_rooms > 0:
-        _band_with_rooms(left, right, out, key, band, th, doors, parent, rects, n_rooms)
+        _rooms_band_in(left, right, out, key, band, th, doors, parent, rects, n_rooms, words[:in_rooms], base)
     else:
-        band_span(left, right, out, key, band, np.int64(0), band_height, th, doors, parent)
-    if whole:
-        band_braid(out, key, band, th, doors, above)
+        span = words[: SPAN_WORDS * (nw + 1)].reshape((SPAN_WORDS, nw + 1))
+        band_span_in(left, right, out, key, band, np.int64(0), band_height, th, doors, parent, span, base)
+    if whole and _U64(th[TH_LOOP]) != _U64(0):
+        planes = words[in_rooms : in_rooms + (nw + 1) * BRAID_PLANES].reshape((nw + 1, BRAID_PLANES))
+        planes[:] = _U64(0)
+        braid_in(out, key, band, th, doors, above, planes, raw[:n_braid])
 
 
 @_njit
@@ -85,15 +130,33 @@ def bands_rows(
     parent: np.ndarray,
 ) -> None:
     """Bands from band ``band0`` into ``out`` (the last may be cut short,
-    then not braided), band ``band0 + j`` with the thresholds ``_th_row(ths, j)``."""
+    then not braided), band ``band0 + j`` with the thresholds ``_th_row(ths, j)``;
+    their scratch made once (:func:`level_scratch`)."""
     n_bands = (out.shape[0] + band_height - 1) // band_height
     none = np.empty(0, np.uint8)
+    rects, words, base, raw = level_scratch(band_height, out.shape[1], ths)
     for j in range(n_bands):
         lo = j * band_height
         stop = min(lo + band_height, out.shape[0])
         band = _U64(band0) + _U64(j)
         above = _above(out, ths, j, lo, 0, none)
-        band_make(out[lo:stop], key, band, band_height, _th_row(ths, j), left, right, doors, parent, above)
+        th = _th_row(ths, j)
+        _band_in(
+            out[lo:stop],
+            key,
+            band,
+            band_height,
+            th,
+            left,
+            right,
+            doors,
+            parent,
+            above,
+            rects,
+            words,
+            base,
+            raw,
+        )
 
 
 @_njit(refcounts=False)

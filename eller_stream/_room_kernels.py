@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._band_kernels import ROOM_SALT, TH_ROOM, band_key, band_span, row_thresholds
+from ._band_kernels import ROOM_SALT, SPAN_WORDS, TH_ROOM, band_key, band_span_in, row_thresholds
 from ._eller_kernels import LR_PAD, _join, eller_rows, eller_sweep
 from ._eller_planes import (
     DEEPEST,
@@ -63,6 +63,13 @@ def room_capacity(height: int, width: int, th: np.ndarray) -> Int64:
     return 16 + room_target(height, width, th) // 5
 
 
+@_njit(inline="always")
+def _no_rooms(height: int, width: int, th: np.ndarray) -> bool:
+    """Whether a band gets no rooms at all: too small, or a target of none."""
+    empty: bool = height - 2 < 2 or width < 2 or room_target(height, width, th) == 0
+    return empty
+
+
 @_njit
 def band_rooms(
     height: int, width: int, key: np.uint64, band: np.uint64, th: np.ndarray, rects: np.ndarray
@@ -81,30 +88,31 @@ def band_rooms(
     left out (``taken``: the cells of the rooms placed and the cells around
     them, a bit a cell, read and written 64 bits at any byte); placing stops
     once the rooms hold ``T`` cells."""
-    rows = height - 2  # rooms stay off the band's last two rows
-    if rows < 2 or width < 2 or room_target(height, width, th) == 0:
+    if _no_rooms(height, width, th):
         return 0
     attempts = room_capacity(height, width, th)  # at most one room an attempt
     if rects.shape[0] < attempts:
         raise ValueError("band_rooms: rects has fewer rows than room_capacity")
-    stride = (width >> 3) + 16  # taken: a bit a cell, row r's column x at bit x of byte r * stride
-    taken = np.zeros((rows + ROOM_MAX_HEIGHT) * stride, np.uint8)  # rows past the band: free
+    taken = np.empty((height - 2 + ROOM_MAX_HEIGHT) * ((width >> 3) + 16), np.uint8)
     draws = np.empty(2 * attempts, np.uint64)
-    return _place_rooms(height, width, key, band, th, rects, taken, draws)
+    return place_rooms(height, width, key, band, th, rects, taken, draws)
 
 
 @_njit(refcounts=False)
-def _place_rooms(
+def place_rooms(
     height: int, width: int, key: np.uint64, band: np.uint64, th: np.ndarray, rects: np.ndarray,
     taken: np.ndarray, draws: np.ndarray,
 ) -> int:  # fmt: skip
-    """:func:`band_rooms` in its scratch (``taken``: zeros, a bit a cell of
-    the band's rows and ``ROOM_MAX_HEIGHT`` more; ``draws``: two an
-    attempt), without reference counts."""
-    rows = height - 2
+    """:func:`band_rooms` in its scratch (``taken``: ``(height - 2 +
+    ROOM_MAX_HEIGHT) * (width // 8 + 16)`` bytes, zeroed here; ``draws``:
+    two an attempt; ``rects``: a row an attempt), without reference counts."""
+    if _no_rooms(height, width, th):
+        return 0
+    rows = height - 2  # rooms stay off the band's last two rows
     target = room_target(height, width, th)
     attempts = room_capacity(height, width, th)
-    stride = (width >> 3) + 16
+    stride = (width >> 3) + 16  # taken: a bit a cell, row r's column x at bit x of byte r * stride
+    taken[: (rows + ROOM_MAX_HEIGHT) * stride] = 0  # rows past the band: free
     rkey = room_key(key, band)
     hmax = min(rows, ROOM_MAX_HEIGHT)
     wmax = min(width, ROOM_MAX_WIDTH)
@@ -366,14 +374,21 @@ def _band_with_rooms(
     ``PLANES_FROM`` cells on (:func:`rooms_by_planes`), narrower on the
     lists (:func:`rooms_by_lists`); the last two by :func:`band_span`."""
     band_height, width = out.shape
-    nw = (width + 63) // 64
-    # the scratch, zeros, in one allocation: the rows' planes, the draws decided, rooms_by_planes' words
-    flat = np.zeros(
-        (band_height - 2 + ROOM_MAX_HEIGHT) * ROOM_PLANES * (nw + 1) + width + ROOM_WORDS * (nw + 1),
-        np.uint64,
-    )
-    base = np.empty(nw + 1, np.int64)
+    flat = np.empty(rooms_words(band_height, width), np.uint64)  # the band's scratch in one allocation
+    base = np.empty((width + 63) // 64 + 1, np.int64)
     _rooms_band_in(left, right, out, key, band, th, doors, parent, rects, n_rooms, flat, base)
+
+
+@_njit(inline="always")
+def rooms_words(band_height: int, width: int) -> Int64:
+    """The words of :func:`_rooms_band_in`'s scratch: the rows' planes, the
+    draws decided, :func:`rooms_by_planes`' words, the last two rows'."""
+    nw = (width + 63) // 64
+    return (
+        (band_height - 2 + ROOM_MAX_HEIGHT) * ROOM_PLANES * (nw + 1)
+        + width
+        + (ROOM_WORDS + SPAN_WORDS) * (nw + 1)
+    )
 
 
 @_njit(refcounts=False)
@@ -382,20 +397,25 @@ def _rooms_band_in(
     doors: np.ndarray, parent: np.ndarray, rects: np.ndarray, n_rooms: int, flat: np.ndarray,
     base: np.ndarray,
 ) -> None:  # fmt: skip
-    """:func:`_band_with_rooms` in its scratch (``flat``: zeros, for the
-    rows' planes, the draws decided and :func:`rooms_by_planes`' words;
-    ``base``: ``nw + 1`` int64s), without reference counts."""
+    """:func:`_band_with_rooms` in its scratch (``flat``: :func:`rooms_words`
+    words, zeroed here: the rows' planes, the draws decided,
+    :func:`rooms_by_planes`' words and the last two rows'; ``base``: ``nw +
+    1`` int64s), without reference counts."""
     band_height, width = out.shape
     bkey = band_key(key, band)
     plain = band_height - 2
     nw = (width + 63) // 64
     size = (plain + ROOM_MAX_HEIGHT) * ROOM_PLANES * (nw + 1)
+    flat[: size + ROOM_WORDS * (nw + 1) + width] = _U64(0)
     masks = flat[:size].reshape((plain + ROOM_MAX_HEIGHT, ROOM_PLANES, nw + 1))
     room_planes(rects, n_rooms, masks)
     decided = flat[size : size + width]
+    at = size + width
     if width >= PLANES_FROM:
-        work = flat[size + width : size + width + ROOM_WORDS * (nw + 1)].reshape((ROOM_WORDS, nw + 1))
+        work = flat[at : at + ROOM_WORDS * (nw + 1)].reshape((ROOM_WORDS, nw + 1))
         _rooms_planes_in(left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided, work, base)
     else:
         rooms_by_lists(left, right, out[:plain], bkey, th, masks, decided)
-    band_span(left, right, out[plain:], key, band, plain, band_height, th, doors, parent)
+    at += ROOM_WORDS * (nw + 1)
+    span = flat[at : at + SPAN_WORDS * (nw + 1)].reshape((SPAN_WORDS, nw + 1))
+    band_span_in(left, right, out[plain:], key, band, plain, band_height, th, doors, parent, span, base)
