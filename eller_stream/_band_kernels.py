@@ -251,7 +251,7 @@ def band_span_in(
     y = y0
     if width >= PLANES_FROM and 0 < plain and y <= plain:
         work[:] = _U64(0)
-        i, y = _span_in(left, right, out, key, band, y0, plain, th, doors, parent, work, base)
+        i, y = _span_in(left, right, out, key, band, y0, plain, th, doors, parent, work, base, False)
     if i < n_rows:  # the lists' rows, or what the planes left to them
         band_span(left, right, out[i:], key, band, y, band_height, th, doors, parent)
 
@@ -280,23 +280,26 @@ def _span_on_planes(
     nw = (out.shape[1] + 63) // 64
     work = np.zeros((SPAN_WORDS, nw + 1), np.uint64)
     base = np.empty(nw + 1, np.int64)
-    return _span_in(left, right, out, key, band, y0, plain, th, doors, parent, work, base)
+    return _span_in(left, right, out, key, band, y0, plain, th, doors, parent, work, base, False)
 
 
 @_njit(refcounts=False)
 def _span_in(
     left: np.ndarray, right: np.ndarray, out: np.ndarray, key: np.uint64, band: np.uint64, y0: Int64,
     plain: int, th: np.ndarray, doors: np.ndarray, parent: np.ndarray, work: np.ndarray, base: np.ndarray,
+    given: bool,
 ) -> tuple[int, Int64]:  # fmt: skip
     """:func:`_span_on_planes` in its scratch (``work``: ``SPAN_WORDS``
-    rows of ``nw + 1`` zero words; ``base``: ``nw + 1`` int64s)."""
+    rows of ``nw + 1`` zero words; ``base``: ``nw + 1`` int64s). ``given``:
+    the sets before row ``y0`` are in ``work``'s first two rows already
+    (``P``, ``N``), not to be read off the lists."""
     n_rows, width = out.shape
     bkey = band_key(key, band)
     nw = (width + 63) // 64
     deepest = np.int64(DEEPEST)  # typed int64, as every caller of the planes passes it: one compile
     P, N, door_words, held, joined = work[0], work[1], work[2], work[3], work[4]
     rest = work[5:]  # planes_eller's: no doors (zeros), the rows' words and depths
-    if y0 > 0:  # row 0 starts from sets of one cell: no bits
+    if y0 > 0 and not given:  # row 0 starts from sets of one cell: no bits
         planes_of_lists(left, right, P, N, width)
     i = 0
     y = y0

@@ -19,7 +19,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._band_kernels import ROOM_SALT, SPAN_WORDS, TH_ROOM, band_key, band_span_in, row_thresholds
+from ._band_kernels import (
+    ROOM_SALT,
+    SPAN_WORDS,
+    TH_ROOM,
+    _span_in,
+    band_key,
+    band_span,
+    band_span_in,
+    row_thresholds,
+)
 from ._eller_kernels import LR_PAD, _join, eller_rows, eller_sweep
 from ._eller_planes import (
     DEEPEST,
@@ -320,7 +329,7 @@ def rooms_by_planes(
     nw = (out.shape[1] + 63) // 64
     work = np.zeros((ROOM_WORDS, nw + 1), np.uint64)  # one allocation for the band's scratch
     base = np.empty(nw + 1, np.int64)
-    _rooms_planes_in(left, right, out, bkey, th, masks, deepest, decided, work, base)
+    _rooms_planes_in(left, right, out, bkey, th, masks, deepest, decided, work, base, True)
 
 
 ROOM_WORDS = 3 + ROW_WORDS + 8  # rooms_by_planes' scratch: P, N, no doors, then planes_rows'
@@ -329,11 +338,12 @@ ROOM_WORDS = 3 + ROW_WORDS + 8  # rooms_by_planes' scratch: P, N, no doors, then
 @_njit(refcounts=False)
 def _rooms_planes_in(
     left: np.ndarray, right: np.ndarray, out: np.ndarray, bkey: np.uint64, th: np.ndarray, masks: np.ndarray,
-    deepest: Int64, decided: np.ndarray, work: np.ndarray, base: np.ndarray,
+    deepest: Int64, decided: np.ndarray, work: np.ndarray, base: np.ndarray, to_lists: bool,
 ) -> None:  # fmt: skip
     """:func:`rooms_by_planes` in its scratch (``work``: ``ROOM_WORDS`` rows
     of ``nw + 1`` zero words; ``base``: ``nw + 1`` int64s), without reference
-    counts."""
+    counts; ``to_lists``: the sets after the rows into ``left``, ``right``
+    (else only as planes, ``work``'s first two rows)."""
     plain, width = out.shape
     P, N, no_doors = work[0], work[1], work[2]  # row 0 starts from sets of one cell: no bits
     words, depths = work[3 : 3 + ROW_WORDS], work[3 + ROW_WORDS :]
@@ -352,7 +362,8 @@ def _rooms_planes_in(
             _room_row_by_lists(left, right, out, y, bkey, th, masks, decided)
             planes_of_lists(left, right, P, N, width)
             y += 1
-    lists_of_planes(P, N, left, right, width)
+    if to_lists:
+        lists_of_planes(P, N, left, right, width)
 
 
 @_njit
@@ -411,11 +422,18 @@ def _rooms_band_in(
     room_planes(rects, n_rooms, masks)
     decided = flat[size : size + width]
     at = size + width
-    if width >= PLANES_FROM:
-        work = flat[at : at + ROOM_WORDS * (nw + 1)].reshape((ROOM_WORDS, nw + 1))
-        _rooms_planes_in(left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided, work, base)
-    else:
-        rooms_by_lists(left, right, out[:plain], bkey, th, masks, decided)
+    work = flat[at : at + ROOM_WORDS * (nw + 1)].reshape((ROOM_WORDS, nw + 1))
     at += ROOM_WORDS * (nw + 1)
     span = flat[at : at + SPAN_WORDS * (nw + 1)].reshape((SPAN_WORDS, nw + 1))
-    band_span_in(left, right, out[plain:], key, band, plain, band_height, th, doors, parent, span, base)
+    if width < PLANES_FROM:
+        rooms_by_lists(left, right, out[:plain], bkey, th, masks, decided)
+        band_span_in(left, right, out[plain:], key, band, plain, band_height, th, doors, parent, span, base)
+        return
+    _rooms_planes_in(left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided, work, base, False)
+    span[:] = _U64(0)  # the last two rows from the sets as planes: no lists and back
+    for i in range(nw + 1):
+        span[0, i] = work[0, i]
+        span[1, i] = work[1, i]
+    i, y = _span_in(left, right, out[plain:], key, band, plain, plain, th, doors, parent, span, base, True)
+    if i < 2:  # what the planes left to the lists
+        band_span(left, right, out[plain + i :], key, band, y, band_height, th, doors, parent)

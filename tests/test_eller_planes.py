@@ -14,6 +14,7 @@ from strategies import door_probabilities, probabilities, room_shares, seeds
 import eller_stream as es
 from eller_stream import _band_kernels as bk
 from eller_stream import _eller_kernels as kernels
+from eller_stream import _eller_planes as planes
 from eller_stream._eller_planes import DEEPEST, PLANES_FROM, ROOM_PLANES
 from eller_stream._last_row_kernels import last_row
 from eller_stream._numba import kernel_errstate
@@ -140,6 +141,38 @@ def test_a_band_whose_sets_nest_past_the_planes_is_the_lists_band(depth, h, plai
         np.testing.assert_array_equal(a, b_)
         np.testing.assert_array_equal(l1[:width], l2[:width])
         np.testing.assert_array_equal(r1[:width], r2[:width])
+
+
+@pytest.mark.parametrize("depth", [4, DEEPEST + 5])
+def test_a_bands_last_rows_from_sets_given_as_planes_are_the_lists_rows(depth):
+    # a band with rooms hands its last two rows its sets as planes (_span_in, given=True),
+    # never as lists: the rows of band_span from the same sets as lists, also where they
+    # nest past the planes (the penultimate row then goes to the lists)
+    width, band = 120, 8
+    maze = es.InfiniteMaze(width, band, 3, 0.5, 1.0, 0.3)
+    th, key = maze._th, np.uint64(maze._key)
+    nw = (width + 63) // 64
+    for b in range(4):
+        l1, r1 = nested(width, depth)
+        l2, r2 = nested(width, depth)
+        span = np.zeros((bk.SPAN_WORDS, nw + 1), np.uint64)
+        a, b_ = np.empty((2, width), np.uint8), np.empty((2, width), np.uint8)
+        doors, parent = np.zeros(width, np.uint8), np.zeros(width + 1, np.int32)
+        with kernel_errstate():
+            planes.planes_of_lists(l1, r1, span[0], span[1], width)
+            l1[:] = np.arange(len(l1))  # other sets, each a cell: read, they would change the rows
+            r1[:] = np.arange(len(r1))
+            base = np.empty(nw + 1, np.int64)
+            i, y = bk._span_in(
+                l1, r1, a, key, np.uint64(b), band - 2, band - 2, th, doors, parent, span, base, True
+            )
+            if i < 2:
+                bk.band_span(l1, r1, a[i:], key, np.uint64(b), y, band, th, doors, parent)
+            bk.band_span(
+                l2, r2, b_, key, np.uint64(b), band - 2, band, th, np.zeros_like(doors), parent.copy()
+            )
+        assert (i < 2) == (depth > DEEPEST)
+        np.testing.assert_array_equal(a, b_)
 
 
 @settings(max_examples=10, deadline=None)
