@@ -17,7 +17,7 @@ from strategies import door_probabilities, probabilities
 
 import eller_stream as es
 from eller_stream import _band_kernels as bk
-from eller_stream import _checkpoint
+from eller_stream import _checkpoint, _level_kernels, _room_kernels
 
 from naive import banded_reference, neighbours, schedule_params
 
@@ -47,6 +47,21 @@ def test_rows_match_the_model(width, band, seed, schedule, start, n):
     )
     rows = np.vstack([rows, es.BandedStream.resume(stream.checkpoint()).take(n - len(rows))])
     np.testing.assert_array_equal(rows, expected)
+
+
+@pytest.mark.usefixtures("numba_answers")
+@pytest.mark.parametrize(("width", "band"), [(24, 16), (80, 8), (13, 10)])
+def test_a_range_through_bands_of_more_and_fewer_rooms_is_the_model(width, band):
+    # one call makes its bands' scratch once (level_scratch), sized for the band of
+    # the range that asks for the most rooms, whichever that is
+    schedule = {0: {"rooms": 0.0}, 3: {"rooms": 0.45, "loops": 0.3}, 6: {"rooms": 0.05}, 9: {"rooms": 0.4}}
+    maze = es.InfiniteMaze(width, band, 5, schedule=es.Schedule(schedule))
+    expected = banded_reference(width, band, 5, -band, 11 * band, schedule=schedule)
+    np.testing.assert_array_equal(maze.rows(-band, 11 * band), expected)
+    assert any(maze.band_params(b).rooms > 0.3 for b in range(11))
+    ths = maze._ths(-1, 12)  # and the scratch holds the most rooms any of them may get
+    rects = _level_kernels.level_scratch(band, width, ths)[0]
+    assert rects.shape[0] == max(_room_kernels.room_capacity(band, width, th) for th in ths) > 16
 
 
 @given(schedule=st.dictionaries(st.integers(-(2**63), 2**63 - 1), frames, min_size=1, max_size=5),
