@@ -135,15 +135,9 @@ def thread_rows(scratch: list[np.ndarray], t: int, width: int) -> list[np.ndarra
 
 
 def one_thread(width: int) -> list[np.ndarray]:
-    """The rows :func:`thread_rows` gives a thread, for a call on one thread:
-    plain arrays of those lengths (no line to keep apart; a range of a few bands
-    pays no more for them than for its rows)."""
-    return [
-        np.empty(width + LR_PAD, np.int32),
-        np.empty(width + LR_PAD, np.int32),
-        np.empty(width, np.uint8),
-        np.empty(width + 1, np.int32),
-    ]
+    """The rows :func:`thread_rows` gives a thread, for a call on one thread
+    (plain arrays: :func:`rows_apart` keeps no line apart for one thread)."""
+    return thread_rows(scratch(1, width), 0, width)
 
 
 def threads_for(rows: int, band: int, width: int, serial: object = None) -> int:

@@ -221,8 +221,7 @@ class Plane:
         between them), on every core when the region is large."""
         h, w = out.shape
         c = self._chunk
-        # (imports numba)
-        threads = par.threads_for(h, c, w, _region_kernel) if h * w >= par.PARALLEL_CELLS else 1
+        threads = par.threads_for(h, c, w, _region_kernel)  # (imports numba for a large region)
         per_call = max(1, threads * CALL_CELLS // (c * w)) * c
         start = 0
         while start < h:
