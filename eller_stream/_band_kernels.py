@@ -40,11 +40,11 @@ from ._eller_kernels import (
 from ._eller_planes import (
     DEEPEST,
     PLANES_FROM,
-    ROOM_PLANES,
-    ROW_WORDS,
+    SCRATCH_ROWS,
     lists_of_planes,
     planes_of_lists,
     planes_rows,
+    scratch_rows,
 )
 from ._last_row_kernels import last_row, last_row_of_planes
 from ._numba import _U64, Int64, _njit, _sel
@@ -240,23 +240,25 @@ def band_span(
 def band_span_in(
     left: np.ndarray, right: np.ndarray, out: np.ndarray, key: np.uint64, band: np.uint64, y0: Int64,
     band_height: int, th: np.ndarray, doors: np.ndarray, parent: np.ndarray, work: np.ndarray,
-    base: np.ndarray,
+    base: np.ndarray, given: bool,
 ) -> None:  # fmt: skip
     """:func:`band_span` with the planes' scratch given (``work``:
     ``SPAN_WORDS`` rows of ``nw + 1`` words, zeroed here; ``base``: ``nw +
-    1`` int64s): a band made whole with levels allocates nothing a band."""
+    1`` int64s): a band made whole with levels allocates nothing a band.
+    ``given``: the sets before row ``y0`` are ``work``'s first two rows
+    (``P``, ``N``, kept), not the lists (:func:`_span_in`)."""
     n_rows, width = out.shape
     plain = band_height - 2
     i = 0
     y = y0
     if width >= PLANES_FROM and 0 < plain and y <= plain:
-        work[:] = _U64(0)
-        i, y = _span_in(left, right, out, key, band, y0, plain, th, doors, parent, work, base, False)
+        work[2 if given else 0 :] = _U64(0)
+        i, y = _span_in(left, right, out, key, band, y0, plain, th, doors, parent, work, base, given)
     if i < n_rows:  # the lists' rows, or what the planes left to them
         band_span(left, right, out[i:], key, band, y, band_height, th, doors, parent)
 
 
-SPAN_WORDS = 5 + 1 + ROW_WORDS + 8  # _span_on_planes' scratch: P, N, door words, held, joined; planes_eller's
+SPAN_WORDS = 5 + SCRATCH_ROWS  # _span_on_planes' scratch: P, N, door words, held, joined; planes_rows'
 
 
 @_njit
@@ -298,7 +300,7 @@ def _span_in(
     nw = (width + 63) // 64
     deepest = np.int64(DEEPEST)  # typed int64, as every caller of the planes passes it: one compile
     P, N, door_words, held, joined = work[0], work[1], work[2], work[3], work[4]
-    rest = work[5:]  # planes_eller's: no doors (zeros), the rows' words and depths
+    rest = work[5:]  # planes_rows' scratch (scratch_rows), planes_eller's too
     if y0 > 0 and not given:  # row 0 starts from sets of one cell: no bits
         planes_of_lists(left, right, P, N, width)
     i = 0
@@ -314,9 +316,7 @@ def _span_in(
         seam_door_words(door_words, width, key, _U64(band) + _U64(1), th[TH_DOOR])
         counter = _U64(y) * _U64(width)
         join, opens = row_thresholds(th, y)
-        no_rooms = rest[0, :0].reshape((0, ROOM_PLANES, nw + 1))
-        words = rest[1 : 1 + ROW_WORDS]
-        depths = rest[1 + ROW_WORDS : 9 + ROW_WORDS]
+        _, no_rooms, words, depths = scratch_rows(rest, nw)
         made = planes_rows(
             P, N, out[i : i + 1], bkey, counter, join, opens, deepest, door_words, held, no_rooms,
             words, depths, base,

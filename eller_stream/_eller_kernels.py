@@ -13,11 +13,11 @@ import numpy as np
 from ._eller_planes import (
     DEEPEST,
     PLANES_FROM,
-    ROOM_PLANES,
-    ROW_WORDS,
+    SETS_WORDS,
     lists_of_planes,
     planes_of_lists,
     planes_rows,
+    scratch_rows,
 )
 from ._format import EAST
 from ._numba import _U64, Int64, _njit, _sel
@@ -260,9 +260,6 @@ def eller_rows(
     return counter
 
 
-ELLER_WORDS = 3 + ROW_WORDS + 8  # rows_by_planes' scratch: P, N, then planes_eller's
-
-
 @_njit
 def rows_by_planes(
     left: np.ndarray,
@@ -278,7 +275,7 @@ def rows_by_planes(
     converted from the lists and back."""
     width = out.shape[1]
     nw = (width + 63) // 64
-    work = np.zeros((ELLER_WORDS, nw + 1), np.uint64)
+    work = np.zeros((SETS_WORDS, nw + 1), np.uint64)
     base = np.empty(nw + 1, np.int64)
     P, N = work[0], work[1]
     planes_of_lists(left, right, P, N, width)
@@ -308,15 +305,11 @@ def planes_eller(
     (:func:`planes_rows`, left as the sets after them); a row whose sets
     nest deeper than ``deepest`` by the lists (``left``, ``right``: scratch
     of ``width + LR_PAD``).  Returns the counter after the last cell.
-    ``work``: ``1 + ROW_WORDS + 8`` rows of ``nw + 1`` words, its first
-    zero (no doors), and ``base`` (``nw + 1`` int64s): scratch, made by the
-    caller (no reference counts here)."""
+    ``work`` (``SCRATCH_ROWS`` rows of ``nw + 1`` words, its first zero:
+    :func:`scratch_rows`) and ``base`` (``nw + 1`` int64s): scratch, made by
+    the caller (no reference counts here)."""
     n_rows, width = out.shape
-    nw = (width + 63) // 64
-    no_doors = work[0]
-    no_rooms = work[0, :0].reshape((0, ROOM_PLANES, nw + 1))
-    words = work[1 : 1 + ROW_WORDS]
-    depths = work[1 + ROW_WORDS : 9 + ROW_WORDS]
+    no_doors, no_rooms, words, depths = scratch_rows(work, (width + 63) // 64)
     y: Int64 = 0
     while y < n_rows:
         at = counter + _U64(y) * _U64(width)

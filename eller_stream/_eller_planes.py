@@ -48,6 +48,8 @@ ROOM_EAST = 3  # its east wall lies inside a room: opened after the row (the roo
 ROOM_PLANES = 4
 
 ROW_WORDS = 17  # the rows of words planes_rows works in
+SCRATCH_ROWS = 1 + ROW_WORDS + 8  # planes_rows' scratch (scratch_rows) as rows of nw + 1 words
+SETS_WORDS = 2 + SCRATCH_ROWS  # the sets P, N and planes_rows' scratch, as rows of nw + 1 words
 
 _Z = _U64(0)
 _1 = _U64(1)
@@ -300,6 +302,15 @@ def lists_of_planes(P: np.ndarray, N: np.ndarray, left: np.ndarray, right: np.nd
         else:
             right[x] = first
             left[first] = x
+
+
+@_njit(inline="always")
+def scratch_rows(work: np.ndarray, nw: Int64) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`planes_rows`' scratch from the ``SCRATCH_ROWS`` rows of ``work``
+    (``nw + 1`` words each, its first zero): no doors (that row), no rooms,
+    its words and its depths. Views: nothing is allocated."""
+    no_rooms = work[0, :0].reshape((0, ROOM_PLANES, nw + 1))
+    return work[0], no_rooms, work[1 : 1 + ROW_WORDS], work[1 + ROW_WORDS : SCRATCH_ROWS]
 
 
 @_njit(inline="always")

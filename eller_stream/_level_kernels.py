@@ -110,7 +110,9 @@ def _band_in(
         _rooms_band_in(left, right, out, key, band, th, doors, parent, rects, n_rooms, words[:in_rooms], base)
     else:
         span = words[: SPAN_WORDS * (nw + 1)].reshape((SPAN_WORDS, nw + 1))
-        band_span_in(left, right, out, key, band, np.int64(0), band_height, th, doors, parent, span, base)
+        band_span_in(
+            left, right, out, key, band, np.int64(0), band_height, th, doors, parent, span, base, False
+        )
     if whole and _U64(th[TH_LOOP]) != _U64(0):
         planes = words[in_rooms : in_rooms + (nw + 1) * BRAID_PLANES].reshape((nw + 1, BRAID_PLANES))
         planes[:] = _U64(0)

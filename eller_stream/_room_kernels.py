@@ -23,9 +23,7 @@ from ._band_kernels import (
     ROOM_SALT,
     SPAN_WORDS,
     TH_ROOM,
-    _span_in,
     band_key,
-    band_span,
     band_span_in,
     row_thresholds,
 )
@@ -38,10 +36,11 @@ from ._eller_planes import (
     ROOM_JOINS,
     ROOM_OPEN,
     ROOM_PLANES,
-    ROW_WORDS,
+    SETS_WORDS,
     lists_of_planes,
     planes_of_lists,
     planes_rows,
+    scratch_rows,
 )
 from ._format import EAST
 from ._numba import _U64, Int64, _mul_high, _njit, load_u64, lowest_bit, store_u64
@@ -327,12 +326,9 @@ def rooms_by_planes(
     nest deeper than ``deepest`` by the lists.  ``left``, ``right``: the
     sets after the rows."""
     nw = (out.shape[1] + 63) // 64
-    work = np.zeros((ROOM_WORDS, nw + 1), np.uint64)  # one allocation for the band's scratch
+    work = np.zeros((SETS_WORDS, nw + 1), np.uint64)  # one allocation for the band's scratch
     base = np.empty(nw + 1, np.int64)
     _rooms_planes_in(left, right, out, bkey, th, masks, deepest, decided, work, base, True)
-
-
-ROOM_WORDS = 3 + ROW_WORDS + 8  # rooms_by_planes' scratch: P, N, no doors, then planes_rows'
 
 
 @_njit(refcounts=False)
@@ -340,13 +336,13 @@ def _rooms_planes_in(
     left: np.ndarray, right: np.ndarray, out: np.ndarray, bkey: np.uint64, th: np.ndarray, masks: np.ndarray,
     deepest: Int64, decided: np.ndarray, work: np.ndarray, base: np.ndarray, to_lists: bool,
 ) -> None:  # fmt: skip
-    """:func:`rooms_by_planes` in its scratch (``work``: ``ROOM_WORDS`` rows
+    """:func:`rooms_by_planes` in its scratch (``work``: ``SETS_WORDS`` rows
     of ``nw + 1`` zero words; ``base``: ``nw + 1`` int64s), without reference
     counts; ``to_lists``: the sets after the rows into ``left``, ``right``
     (else only as planes, ``work``'s first two rows)."""
     plain, width = out.shape
-    P, N, no_doors = work[0], work[1], work[2]  # row 0 starts from sets of one cell: no bits
-    words, depths = work[3 : 3 + ROW_WORDS], work[3 + ROW_WORDS :]
+    P, N = work[0], work[1]  # row 0 starts from sets of one cell: no bits
+    no_doors, _, words, depths = scratch_rows(work[2:], (width + 63) // 64)
     y: Int64 = 0
     while y < plain:
         m = 1 if y == 0 else plain - y  # row 0 has thresholds of its own
@@ -398,7 +394,7 @@ def rooms_words(band_height: int, width: int) -> Int64:
     return (
         (band_height - 2 + ROOM_MAX_HEIGHT) * ROOM_PLANES * (nw + 1)
         + width
-        + (ROOM_WORDS + SPAN_WORDS) * (nw + 1)
+        + (SETS_WORDS + SPAN_WORDS) * (nw + 1)
     )
 
 
@@ -417,23 +413,24 @@ def _rooms_band_in(
     plain = band_height - 2
     nw = (width + 63) // 64
     size = (plain + ROOM_MAX_HEIGHT) * ROOM_PLANES * (nw + 1)
-    flat[: size + ROOM_WORDS * (nw + 1) + width] = _U64(0)
+    flat[: size + SETS_WORDS * (nw + 1) + width] = _U64(0)
     masks = flat[:size].reshape((plain + ROOM_MAX_HEIGHT, ROOM_PLANES, nw + 1))
     room_planes(rects, n_rooms, masks)
     decided = flat[size : size + width]
     at = size + width
-    work = flat[at : at + ROOM_WORDS * (nw + 1)].reshape((ROOM_WORDS, nw + 1))
-    at += ROOM_WORDS * (nw + 1)
+    work = flat[at : at + SETS_WORDS * (nw + 1)].reshape((SETS_WORDS, nw + 1))
+    at += SETS_WORDS * (nw + 1)
     span = flat[at : at + SPAN_WORDS * (nw + 1)].reshape((SPAN_WORDS, nw + 1))
-    if width < PLANES_FROM:
+    planes = width >= PLANES_FROM
+    if planes:  # the last two rows from the sets as planes: no lists and back
+        _rooms_planes_in(
+            left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided, work, base, False
+        )
+        for i in range(nw + 1):
+            span[0, i] = work[0, i]
+            span[1, i] = work[1, i]
+    else:
         rooms_by_lists(left, right, out[:plain], bkey, th, masks, decided)
-        band_span_in(left, right, out[plain:], key, band, plain, band_height, th, doors, parent, span, base)
-        return
-    _rooms_planes_in(left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided, work, base, False)
-    span[:] = _U64(0)  # the last two rows from the sets as planes: no lists and back
-    for i in range(nw + 1):
-        span[0, i] = work[0, i]
-        span[1, i] = work[1, i]
-    i, y = _span_in(left, right, out[plain:], key, band, plain, plain, th, doors, parent, span, base, True)
-    if i < 2:  # what the planes left to the lists
-        band_span(left, right, out[plain + i :], key, band, y, band_height, th, doors, parent)
+    band_span_in(
+        left, right, out[plain:], key, band, plain, band_height, th, doors, parent, span, base, planes
+    )
