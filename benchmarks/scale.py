@@ -57,6 +57,24 @@ def one_core(maze: es.InfiniteMaze, sizes: tuple[int, ...]) -> float:
     return time.perf_counter() - t
 
 
+def fresh_and_reused(maze: es.InfiniteMaze, sizes: tuple[int, ...]) -> tuple[float, float]:
+    """Run on a worker (``client.run``): seconds for the chunks' rows each
+    into a fresh chunk (``make_chunk``, as a task makes them: new memory
+    the kernel must map and zero, under the nanny's malloc settings), and
+    into one buffer made once."""
+    make_chunk(maze, 0, sizes[0])
+    fresh = reused = float("inf")
+    for _ in range(2):
+        t = time.perf_counter()
+        row = 0
+        for n in sizes:
+            _digest(make_chunk(maze, row, row + n))
+            row += n
+        fresh = min(fresh, time.perf_counter() - t)
+        reused = min(reused, one_core(maze, sizes))
+    return fresh, reused
+
+
 def all_cores(maze: es.InfiniteMaze, stop: int, block_rows: int) -> float:
     """Seconds for ``maze.rows`` in blocks, on numba's threads (every core)."""
     t = time.perf_counter()
@@ -70,6 +88,26 @@ def all_cores(maze: es.InfiniteMaze, stop: int, block_rows: int) -> float:
 def on_cluster(client, maze: es.InfiniteMaze, stop: int, bands_per_chunk: int | None) -> float:
     t = time.perf_counter()
     client.gather(client.compute(_digests(es.to_dask(maze, 0, stop, bands_per_chunk=bands_per_chunk))))
+    return time.perf_counter() - t
+
+
+def _spin(seconds: float) -> int:
+    """Burn ``seconds`` of this thread's CPU time (not wall time: on a
+    shared core it takes longer, as a chunk's rows would)."""
+    stop = time.thread_time() + seconds
+    n = 0
+    while time.thread_time() < stop:
+        n += 1
+    return n
+
+
+def spin_floor(client, chunks: int, seconds_each: float) -> float:
+    """Seconds for ``chunks`` tasks on the cluster that only burn as much
+    CPU as a chunk of rows takes on one core: the most the cluster can give
+    that many tasks of that size on this machine, with no rows, no memory
+    and no results to move (the ceiling of its ratio to one core)."""
+    t = time.perf_counter()
+    client.gather([client.submit(_spin, seconds_each, pure=False) for _ in range(chunks)])
     return time.perf_counter() - t
 
 
@@ -176,6 +214,8 @@ def main() -> None:
         one_core(maze, sizes[:2])
         all_cores(maze, 4 * sizes[0], sizes[0])
         best: dict[str, float] = {}
+        layouts = (sizes, es.band_chunks(maze, 0, stop, small), es.band_chunks(maze, 0, stop, 4 * bands))
+        ceiling = {len(chunks): 0.0 for chunks in layouts}
         for _ in range(a.rounds):
             for name, run in (
                 ("one core, this process", lambda: one_core(maze, sizes)),
@@ -185,10 +225,18 @@ def main() -> None:
                 ("maze.rows on numba's threads, this process", lambda: all_cores(maze, stop, sizes[0])),
             ):
                 best[name] = min(best.get(name, float("inf")), run())
+            # The ceilings: as many tasks as each layout's chunks, each spinning a chunk's CPU time.
+            for n in ceiling:
+                each = best["one core, this process"] / n
+                ceiling[n] = max(ceiling[n], each * n / spin_floor(client, n, each))
         base = best["one core, this process"]
         for name, seconds in best.items():
             ns = seconds / (stop * a.width) * 1e9
             print(f"{name:45s} {seconds:7.2f} s  {ns:5.2f} ns/cell  {base / seconds:5.2f}x one core")
+        fresh, reused = next(iter(client.run(fresh_and_reused, maze, sizes).values()))
+        print(f"a worker: fresh chunks {fresh:.2f} s, one buffer {reused:.2f} s ({fresh / reused:.2f}x)")
+        for n, most in ceiling.items():
+            print(f"the ceiling, {n:3d} tasks that only spin (one core's time in all): {most:.2f}x one core")
         part = min(stop, 10**8 // a.width)  # one band a chunk (the issue's words) against the default
         for label, bpc in (("one band a chunk", 1), ("the default chunks", None)):
             seconds = min(on_cluster(client, maze, part, bpc) for _ in range(a.rounds))

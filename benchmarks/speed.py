@@ -13,7 +13,9 @@ all see the same load), reported as the median round and the best.
   gets), each beside the parallel floor kernel (``floor_rows_parallel``: the
   most two threads of that work get on the machine, in the same rounds);
 - ``loops=0.5, rooms=0.3`` against the plain maze on one thread, width 24
-  (4096 rows) and width 80 (2048 rows).
+  (4096 rows) and width 80 (2048 rows), each beside the levels' floor
+  (``floor.levels_floor``: plain bands plus only the numbers the levels
+  must draw and the rooms' placement) against the plain bands' kernel.
 
 The other rows of the table: benchmarks/js_speed.py (the JavaScript module),
 benchmarks/serve_cold.py (the server's first answer), benchmarks/scale.py
@@ -31,7 +33,7 @@ from collections.abc import Callable
 
 import numba
 import numpy as np
-from floor import floor_rows, floor_rows_parallel
+from floor import floor_rows, floor_rows_parallel, levels_floor
 
 import eller_stream as es
 from eller_stream import _engine
@@ -97,6 +99,27 @@ def two_cores(rounds: int, settle: bool = True) -> tuple[float, float, float, fl
     return ratio(times, "one", "all") + ratio(times, "floor one", "floor all")
 
 
+def levels(w: int, n: int, rounds: int) -> None:
+    """``loops=0.5, rooms=0.3`` against the plain maze, ``n`` rows of width
+    ``w`` (one thread), and in the same rounds the levels' floor against the
+    plain bands' kernel (``floor.levels_floor``)."""
+    mazes = {"plain": es.InfiniteMaze(w, 32, 1), "levels": es.InfiniteMaze(w, 32, 1, loops=0.5, rooms=0.3)}
+    kernel, floor = levels_floor(w, 32, 0.5, 0.3)
+    out = np.empty((n, w), np.uint8)
+    kernel(out)
+    assert np.array_equal(out, mazes["plain"].rows(0, n)), "levels_floor's plain bands are the maze's"
+    fns: dict[str, Callable[[], object]] = {k: (lambda m=m: m.rows(0, n)) for k, m in mazes.items()}
+    t = rounds_of({**fns, "kernel": lambda: kernel(out), "floor": lambda: floor(out)}, rounds)
+    goal = 1.5 if w == 24 else 1.3
+    med, best = ratio(t, "levels", "plain")
+    print(f"loops 0.5, rooms 0.3 / plain, width {w}:")
+    print(f"  median {med:.2f}x, best {best:.2f}x (goal <= {goal});")
+    print(f"  plain {min(t['plain']) / (n * w) * 1e9:.2f} ns a cell")
+    med, best = ratio(t, "floor", "kernel")
+    print("  the levels' floor (plain bands with only the levels' draws and the rooms' placement,")
+    print(f"  floor.py) / the plain bands: median {med:.2f}x, best {best:.2f}x")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=40)
@@ -133,17 +156,7 @@ def main(argv: list[str] | None = None) -> None:
         med, best = ratio(times, "rows", "take")
         print(f"rows / take, 1 thread: median {med:.3f}x, best {best:.3f}x (goal <= 1.10)")
         for w, n in ((24, 4096), (80, 2048)):
-            mazes = {
-                "plain": es.InfiniteMaze(w, 32, 1),
-                "levels": es.InfiniteMaze(w, 32, 1, loops=0.5, rooms=0.3),
-            }
-            t = rounds_of({k: (lambda m=m, n=n: m.rows(0, n)) for k, m in mazes.items()}, rounds)
-            goal = 1.5 if w == 24 else 1.3
-            med, best = ratio(t, "levels", "plain")
-            ns = min(t["plain"]) / (n * w) * 1e9
-            print(f"loops 0.5, rooms 0.3 / plain, width {w}:")
-            print(f"  median {med:.2f}x, best {best:.2f}x (goal <= {goal});")
-            print(f"  plain {ns:.2f} ns a cell")
+            levels(w, n, rounds)
     finally:
         numba.set_num_threads(one)
     med, best, f_med, f_best = two_cores(rounds)
