@@ -16,11 +16,19 @@ so with 2000 mazes a side the standard error of the difference is at most
 1.13 * sqrt(2 / 2000) = 0.036 points: a true difference of 0.2 points has
 an expected |z| of at least 5.6 (10.3 for random), and fails |z| < 3 with
 probability 99.5% or more, while an unbiased kernel passes each comparison
-with probability 99.7%.  The seeds are fixed, so the test is deterministic;
-about 20 s on one core.
+with probability 99.7%.  The seeds are fixed, so the test is deterministic.
+
+The textbook's side is the same numbers every run: its statistics (each
+one's mean and variance over the seeds) are kept in ``texture_textbook.json``
+(``python tests/test_texture.py`` writes them), and the test run makes only
+the package's mazes; a slow test builds the textbook's mazes again and
+checks the file.
 """
 
 from __future__ import annotations
+
+import json
+import os
 
 import numpy as np
 import pytest
@@ -33,6 +41,7 @@ from naive import EAST, SOUTH, growing_tree_reference
 SIZE = 50
 SEEDS = 2000
 Z = 3.0
+BOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "texture_textbook.json")
 STRATEGIES = [
     "newest",
     "oldest",
@@ -73,13 +82,36 @@ def texture(grids: np.ndarray) -> dict[str, np.ndarray]:
     return {"dead_end_fraction": dead, "mean_straight_run": passages / runs, "solution_length": solution}
 
 
-def z_scores(strategy: str, seeds: int = SEEDS, size: int = SIZE) -> dict[str, float]:
-    """Welch's z of package minus textbook, for each statistic."""
+def moments(grids: np.ndarray) -> dict[str, list[float]]:
+    """Each statistic of :func:`texture` as [mean, variance (n - 1)] over the mazes."""
+    return {name: [float(v.mean()), float(v.var(ddof=1))] for name, v in texture(grids).items()}
+
+
+def textbook_moments(strategy: str, seeds: int = SEEDS, size: int = SIZE) -> dict[str, list[float]]:
     weights = es.parse_strategy(strategy)
-    fast = np.array([es.growing_tree(size, size, strategy, seed) for seed in range(seeds)])
-    book = np.array([growing_tree_textbook(size, size, weights, seed) for seed in range(seeds)])
-    a, b = texture(fast), texture(book)
-    return {name: _welch(a[name], b[name]) for name in a}
+    return moments(np.array([growing_tree_textbook(size, size, weights, seed) for seed in range(seeds)]))
+
+
+def stored_textbook() -> dict[str, dict[str, list[float]]]:
+    with open(BOOK) as f:
+        book = json.load(f)
+    assert (book["size"], book["seeds"]) == (SIZE, SEEDS), "python tests/test_texture.py writes it again"
+    table: dict[str, dict[str, list[float]]] = book["strategies"]
+    return table
+
+
+def z_scores(strategy: str) -> dict[str, float]:
+    """Welch's z of package minus textbook, for each statistic (the
+    textbook's from the file)."""
+    book = stored_textbook()
+    assert strategy in book, f"no textbook statistics for {strategy}: python tests/test_texture.py"
+    fast = moments(np.array([es.growing_tree(SIZE, SIZE, strategy, seed) for seed in range(SEEDS)]))
+    return {name: _welch_moments(fast[name], book[strategy][name], SEEDS) for name in fast}
+
+
+def _welch_moments(a: list[float], b: list[float], n: int) -> float:
+    """Welch's z of two samples of ``n`` given as [mean, variance]."""
+    return float((a[0] - b[0]) / np.sqrt(a[1] / n + b[1] / n))
 
 
 def _welch(a: np.ndarray, b: np.ndarray) -> float:
@@ -90,6 +122,18 @@ def _welch(a: np.ndarray, b: np.ndarray) -> float:
 def test_texture_is_the_textbooks(strategy):
     z = z_scores(strategy)
     assert all(abs(v) < Z for v in z.values()), z
+
+
+@pytest.mark.slow
+def test_the_stored_textbook_statistics_are_the_textbooks():
+    """texture_textbook.json holds what the textbook's mazes give, for
+    every strategy the test compares (and no other)."""
+    book = stored_textbook()
+    assert sorted(book) == sorted(STRATEGIES)
+    for strategy in STRATEGIES:
+        again = textbook_moments(strategy)
+        for name, (mean, var) in again.items():
+            assert book[strategy][name] == pytest.approx([mean, var], rel=1e-12), (strategy, name)
 
 
 def test_compiled_textbook_is_the_plain_one():
@@ -123,3 +167,10 @@ def test_the_statistic_sees_a_biased_kernel():
     book = np.array([growing_tree_textbook(SIZE, SIZE, prim, seed + SEEDS) for seed in range(SEEDS)])
     z = _welch(texture(fast)["dead_end_fraction"], texture(book)["dead_end_fraction"])
     assert abs(z) > Z, z
+
+
+if __name__ == "__main__":  # write texture_textbook.json (after a change to the textbook or the strategies)
+    table = {strategy: textbook_moments(strategy) for strategy in STRATEGIES}
+    with open(BOOK, "w") as out:
+        json.dump({"size": SIZE, "seeds": SEEDS, "strategies": table}, out, indent=1)
+        out.write("\n")
