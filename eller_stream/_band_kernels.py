@@ -240,7 +240,7 @@ def band_span(
 def band_span_in(
     left: np.ndarray, right: np.ndarray, out: np.ndarray, key: np.uint64, band: np.uint64, y0: Int64,
     band_height: int, th: np.ndarray, doors: np.ndarray, parent: np.ndarray, work: np.ndarray,
-    base: np.ndarray, given: bool,
+    base: np.ndarray, given: bool | np.bool_,
 ) -> None:  # fmt: skip
     """:func:`band_span` with the planes' scratch given (``work``:
     ``SPAN_WORDS`` rows of ``nw + 1`` words, zeroed here; ``base``: ``nw +
@@ -282,14 +282,14 @@ def _span_on_planes(
     nw = (out.shape[1] + 63) // 64
     work = np.zeros((SPAN_WORDS, nw + 1), np.uint64)
     base = np.empty(nw + 1, np.int64)
-    return _span_in(left, right, out, key, band, y0, plain, th, doors, parent, work, base, False)
+    return _span_in(left, right, out, key, band, y0, plain, th, doors, parent, work, base, np.bool_(False))
 
 
 @_njit(refcounts=False)
 def _span_in(
     left: np.ndarray, right: np.ndarray, out: np.ndarray, key: np.uint64, band: np.uint64, y0: Int64,
     plain: int, th: np.ndarray, doors: np.ndarray, parent: np.ndarray, work: np.ndarray, base: np.ndarray,
-    given: bool,
+    given: bool | np.bool_,
 ) -> tuple[int, Int64]:  # fmt: skip
     """:func:`_span_on_planes` in its scratch (``work``: ``SPAN_WORDS``
     rows of ``nw + 1`` zero words; ``base``: ``nw + 1`` int64s). ``given``:

@@ -110,8 +110,9 @@ def _band_in(
         _rooms_band_in(left, right, out, key, band, th, doors, parent, rects, n_rooms, words[:in_rooms], base)
     else:
         span = words[: SPAN_WORDS * (nw + 1)].reshape((SPAN_WORDS, nw + 1))
+        given = np.bool_(False)  # a bool, not the literal False: one signature (tests/test_signatures.py)
         band_span_in(
-            left, right, out, key, band, np.int64(0), band_height, th, doors, parent, span, base, False
+            left, right, out, key, band, np.int64(0), band_height, th, doors, parent, span, base, given
         )
     if whole and _U64(th[TH_LOOP]) != _U64(0):
         planes = words[in_rooms : in_rooms + (nw + 1) * BRAID_PLANES].reshape((nw + 1, BRAID_PLANES))

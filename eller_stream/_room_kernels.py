@@ -328,13 +328,13 @@ def rooms_by_planes(
     nw = (out.shape[1] + 63) // 64
     work = np.zeros((SETS_WORDS, nw + 1), np.uint64)  # one allocation for the band's scratch
     base = np.empty(nw + 1, np.int64)
-    _rooms_planes_in(left, right, out, bkey, th, masks, deepest, decided, work, base, True)
+    _rooms_planes_in(left, right, out, bkey, th, masks, deepest, decided, work, base, np.bool_(True))
 
 
 @_njit(refcounts=False)
 def _rooms_planes_in(
     left: np.ndarray, right: np.ndarray, out: np.ndarray, bkey: np.uint64, th: np.ndarray, masks: np.ndarray,
-    deepest: Int64, decided: np.ndarray, work: np.ndarray, base: np.ndarray, to_lists: bool,
+    deepest: Int64, decided: np.ndarray, work: np.ndarray, base: np.ndarray, to_lists: bool | np.bool_,
 ) -> None:  # fmt: skip
     """:func:`rooms_by_planes` in its scratch (``work``: ``SETS_WORDS`` rows
     of ``nw + 1`` zero words; ``base``: ``nw + 1`` int64s), without reference
@@ -424,7 +424,7 @@ def _rooms_band_in(
     planes = width >= PLANES_FROM
     if planes:  # the last two rows from the sets as planes: no lists and back
         _rooms_planes_in(
-            left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided, work, base, False
+            left, right, out[:plain], bkey, th, masks, np.int64(DEEPEST), decided, work, base, np.bool_(False)
         )
         for i in range(nw + 1):
             span[0, i] = work[0, i]
