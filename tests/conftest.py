@@ -96,6 +96,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         raise pytest.UsageError(f"a test module ran a kernel ({names}) as it was imported: run it in a test")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``long`` first, the rest in their order: a worker
+    cannot hand half of a test to the other, so one left for the end of the
+    run (the 20 s compile of test_lean's empty cache was) kept the run going
+    on one core alone. Every worker sorts its collection alike."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> None:
     """In a worker: wait for the controller's warm-up before the first test

@@ -192,6 +192,7 @@ def test_wide_bands_with_rooms_match_the_model(width, band, seed, h, v, loops, r
     np.testing.assert_array_equal(maze.rows(-1, band + 1), expected)
 
 
+@pytest.mark.long
 @settings(deadline=None)
 @given(
     width=st.integers(2, 150),

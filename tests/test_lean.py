@@ -360,6 +360,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.long
 @needs_numba
 def test_on_an_empty_numba_cache_the_first_rows_come_before_the_compile(tmp_path: Path) -> None:
     # by the order of events: the first row of each stream is there while its kernel is not yet

@@ -99,6 +99,7 @@ def run(env_extra: dict[str, str]) -> dict[str, str]:
     return json.loads(proc.stdout)
 
 
+@pytest.mark.long
 def test_pure_python_kernels_give_the_same_rows():
     assert not numba.config.DISABLE_JIT
     jit = run({"NUMBA_DISABLE_JIT": "0"})

@@ -34,6 +34,7 @@ schedules = st.dictionaries(st.integers(-6, 6), frames, min_size=1, max_size=4)
 OWN = {"horizontal": 0.5, "vertical": 0.5, "doors": 0.45, "loops": 0.0}
 
 
+@pytest.mark.long
 @given(width=st.integers(1, 40), band=st.integers(2, 12), seed=st.integers(0, 2**64 - 1), schedule=schedules,
        start=st.integers(-80, 40), n=st.integers(1, 90))  # fmt: skip
 def test_rows_match_the_model(width, band, seed, schedule, start, n):
@@ -236,6 +237,7 @@ def keyframes_of_size(n: int) -> dict[int, dict[str, float]]:
     return frames
 
 
+@pytest.mark.long
 def test_the_limit_is_on_the_canonical_json():
     at = es.Schedule(keyframes_of_size(LIMIT))
     assert len(at.to_json()) == LIMIT and es.Schedule.from_json(at.to_json()) == at

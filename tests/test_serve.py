@@ -376,6 +376,7 @@ def _stop_while_a_client_reads_nothing(after: float) -> tuple[int, str, float]:
         return code, err, time.perf_counter() - began
 
 
+@pytest.mark.long
 def test_sigterm_stops_it_while_a_client_reads_nothing() -> None:
     """A client that asked for 4 MB and read none of it kept the server
     waiting for ever after SIGTERM (and after a second one), refusing new
