@@ -2,7 +2,7 @@
 
 Rooms: open rectangles in a band's rows 0 .. K-3, placed from (seed, band)
 alone (band_rooms), and the band's Eller rows around them
-(_band_with_rooms).  A room is one set: its top row's cells come from
+(_rooms_band_in).  A room is one set: its top row's cells come from
 different sets (above a room's top row a cell opens only when its set has
 no other way down, so a set enters it at most once), so joining them closes
 no loop; its rows below join it through its open south walls.  Contract
@@ -362,30 +362,6 @@ def _rooms_planes_in(
         lists_of_planes(P, N, left, right, width)
 
 
-@_njit
-def _band_with_rooms(
-    left: np.ndarray,
-    right: np.ndarray,
-    out: np.ndarray,
-    key: np.uint64,
-    band: np.uint64,
-    th: np.ndarray,
-    doors: np.ndarray,
-    parent: np.ndarray,
-    rects: np.ndarray,
-    n_rooms: int,
-) -> None:
-    """The whole band ``band`` into ``out`` with its ``n_rooms`` rooms
-    ``rects`` (:func:`band_rooms`), from sets of one cell: the rows that
-    meet a room with the same draws as the others, on bit planes from
-    ``PLANES_FROM`` cells on (:func:`rooms_by_planes`), narrower on the
-    lists (:func:`rooms_by_lists`); the last two by :func:`band_span`."""
-    band_height, width = out.shape
-    flat = np.empty(rooms_words(band_height, width), np.uint64)  # the band's scratch in one allocation
-    base = np.empty((width + 63) // 64 + 1, np.int64)
-    _rooms_band_in(left, right, out, key, band, th, doors, parent, rects, n_rooms, flat, base)
-
-
 @_njit(inline="always")
 def rooms_words(band_height: int, width: int) -> Int64:
     """The words of :func:`_rooms_band_in`'s scratch: the rows' planes, the
@@ -404,7 +380,12 @@ def _rooms_band_in(
     doors: np.ndarray, parent: np.ndarray, rects: np.ndarray, n_rooms: int, flat: np.ndarray,
     base: np.ndarray,
 ) -> None:  # fmt: skip
-    """:func:`_band_with_rooms` in its scratch (``flat``: :func:`rooms_words`
+    """The whole band ``band`` into ``out`` with its ``n_rooms`` rooms
+    ``rects`` (:func:`band_rooms`), from sets of one cell: the rows that
+    meet a room with the same draws as the others, on bit planes from
+    ``PLANES_FROM`` cells on (:func:`rooms_by_planes`), narrower on the
+    lists (:func:`rooms_by_lists`); the last two by :func:`band_span_in`.
+    Its scratch (``flat``: :func:`rooms_words`
     words, zeroed here: the rows' planes, the draws decided,
     :func:`rooms_by_planes`' words and the last two rows'; ``base``: ``nw +
     1`` int64s), without reference counts."""
