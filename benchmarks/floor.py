@@ -83,7 +83,7 @@ def levels_floor(width: int, band: int, loops: float, rooms: float) -> tuple[Cal
         np.empty(nw + 1, np.int64),
         np.empty(band * width, np.uint8),
         np.empty((cap, 4), np.int64),
-        np.empty((band - 2 + rk.ROOM_MAX_HEIGHT) * ((width >> 3) + 16), np.uint8),
+        np.empty(rk.taken_bytes(band, width), np.uint8),
         np.empty(2 * cap, np.uint64),
     )
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from ._band_kernels import LOOP_SALT, TH_DOOR_ABOVE, TH_LOOP, seam_doors
 from ._format import EAST, SOUTH
-from ._numba import _U64, _njit, bits_of, low_bits, or_at_bits
+from ._numba import _U64, Int64, _njit, bits_of, low_bits, or_at_bits
 from ._rng import _GOLDEN, _LOW32, _S32, DRAW_STEP, draw_point, mix64
 
 
@@ -275,8 +275,15 @@ def band_braid(
         return
     height, width = rows.shape
     pl = np.zeros(((width + 63) // 64 + 1, _PLANES), np.uint64)  # word i of each plane; then a zero word
-    buf = np.empty(2 * height * width + width + 192, np.uint8)  # the band, the doors, the draws; 64 more each
+    buf = np.empty(braid_bytes(height, width), np.uint8)
     braid_in(rows, key, band, th, doors, above, pl, buf)
+
+
+@_njit(inline="always")
+def braid_bytes(height: int, width: int) -> Int64:
+    """The bytes of :func:`braid_in`'s ``buf`` for a band of ``height`` rows
+    of ``width``: the band, its doors and its draws, each with 64 more."""
+    return 2 * height * width + width + 192
 
 
 @_njit(refcounts=False)
@@ -285,7 +292,7 @@ def braid_in(
     pl: np.ndarray, buf: np.ndarray,
 ) -> None:  # fmt: skip
     """:func:`band_braid` in its scratch (``pl``: the planes, zeros, ``(nw + 1, BRAID_PLANES)``; ``buf``:
-    ``2 * cells + width + 192`` bytes), without reference counts."""
+    :func:`braid_bytes`), without reference counts."""
     loop_below = _U64(th[TH_LOOP])
     height, width = rows.shape
     if above.shape[0] == width:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._band_kernels import SPAN_WORDS, TH_DOOR, TH_DOOR_ABOVE, TH_LOOP, TH_ROOM, band_span, band_span_in
-from ._braid_kernels import BRAID_PLANES, braid_in
+from ._braid_kernels import BRAID_PLANES, braid_bytes, braid_in
 from ._format import EAST, SOUTH
 from ._numba import _U64, Int64, _njit
-from ._room_kernels import ROOM_MAX_HEIGHT, _rooms_band_in, place_rooms, room_capacity, rooms_words
+from ._room_kernels import _rooms_band_in, place_rooms, room_capacity, rooms_words, taken_bytes
 from ._union_find import find
 
 
@@ -74,9 +74,7 @@ def level_scratch(
     for j in range(ths.shape[0]):
         most = max(most, room_capacity(band_height, width, ths[j]))
     n_words = rooms_words(band_height, width) + (nw + 1) * BRAID_PLANES + 2 * most
-    n_bytes = (
-        2 * band_height * width + width + 192 + (band_height - 2 + ROOM_MAX_HEIGHT) * ((width >> 3) + 16)
-    )
+    n_bytes = braid_bytes(band_height, width) + taken_bytes(band_height, width)
     return (
         np.empty((most, 4), np.int64),
         np.empty(n_words, np.uint64),
@@ -100,7 +98,7 @@ def _band_in(
         right[x] = x
     whole = height == band_height
     in_rooms = rooms_words(band_height, width)
-    n_braid = 2 * band_height * width + width + 192
+    n_braid = braid_bytes(band_height, width)
     n_rooms = 0
     if whole and th[TH_ROOM] > 0:
         taken = raw[n_braid:]

@@ -78,6 +78,14 @@ def _no_rooms(height: int, width: int, th: np.ndarray) -> bool:
     return empty
 
 
+@_njit(inline="always")
+def taken_bytes(height: int, width: int) -> Int64:
+    """The bytes of :func:`place_rooms`' map of the cells taken, for a band
+    of ``height`` rows of ``width``: a bit a cell, ``width // 8 + 16`` bytes a
+    row, and ``ROOM_MAX_HEIGHT`` rows past the rooms' rows."""
+    return (height - 2 + ROOM_MAX_HEIGHT) * ((width >> 3) + 16)
+
+
 @_njit
 def band_rooms(
     height: int, width: int, key: np.uint64, band: np.uint64, th: np.ndarray, rects: np.ndarray
@@ -101,7 +109,7 @@ def band_rooms(
     attempts = room_capacity(height, width, th)  # at most one room an attempt
     if rects.shape[0] < attempts:
         raise ValueError("band_rooms: rects has fewer rows than room_capacity")
-    taken = np.empty((height - 2 + ROOM_MAX_HEIGHT) * ((width >> 3) + 16), np.uint8)
+    taken = np.empty(taken_bytes(height, width), np.uint8)
     draws = np.empty(2 * attempts, np.uint64)
     return place_rooms(height, width, key, band, th, rects, taken, draws)
 
@@ -111,16 +119,16 @@ def place_rooms(
     height: int, width: int, key: np.uint64, band: np.uint64, th: np.ndarray, rects: np.ndarray,
     taken: np.ndarray, draws: np.ndarray,
 ) -> int:  # fmt: skip
-    """:func:`band_rooms` in its scratch (``taken``: ``(height - 2 +
-    ROOM_MAX_HEIGHT) * (width // 8 + 16)`` bytes, zeroed here; ``draws``:
-    two an attempt; ``rects``: a row an attempt), without reference counts."""
+    """:func:`band_rooms` in its scratch (``taken``: :func:`taken_bytes`,
+    zeroed here; ``draws``: two an attempt; ``rects``: a row an attempt),
+    without reference counts."""
     if _no_rooms(height, width, th):
         return 0
     rows = height - 2  # rooms stay off the band's last two rows
     target = room_target(height, width, th)
     attempts = room_capacity(height, width, th)
     stride = (width >> 3) + 16  # taken: a bit a cell, row r's column x at bit x of byte r * stride
-    taken[: (rows + ROOM_MAX_HEIGHT) * stride] = 0  # rows past the band: free
+    taken[: taken_bytes(height, width)] = 0  # rows past the band: free
     rkey = room_key(key, band)
     hmax = min(rows, ROOM_MAX_HEIGHT)
     wmax = min(width, ROOM_MAX_WIDTH)
