@@ -7,8 +7,8 @@ loops and rooms against the plain maze, and the per-band kernel behind them.
   (``--width``), band 32, 2048 rows a call (``--rows``), each maze in turn
   every round (so every ratio sees the same load), best round: ns per cell
   and the ratio to ``loops=0, rooms=0``;
-- ``band_make`` (one whole band of width x 32, the kernel ``rows()`` calls
-  for each band with loops or rooms; here each band alone, with no band
+- ``bands_rows`` of one whole band of width x 32 (the kernel ``rows()``
+  calls for bands with loops or rooms; here each band alone, with no band
   above at hand), 40 bands a call, interleaved the same way: us per band.
 
 The machines are shared: quote the ratios of one run, not times across runs.
@@ -81,19 +81,20 @@ def main() -> None:
     parent = np.empty(width + 1, np.int32)
     band = np.empty((BAND, width), np.uint8)
     key = np.uint64(12345)
-    alone = np.empty(0, np.uint8)  # no band above at hand: the braid draws its seam's doors
 
     def bands(th: np.ndarray) -> Callable[[], None]:
+        ths = th.reshape((1, -1))
+
         def make() -> None:
             for b in range(40):
-                lk.band_make(band, key, np.uint64(b), BAND, th, left, right, doors, parent, alone)
+                lk.bands_rows(band, key, np.uint64(b), BAND, ths, left, right, doors, parent)
 
         return make
 
     calls = {name: bands(es.BandParams(**knobs).thresholds()) for name, knobs in MAZES.items()}
     best = interleaved_best(calls, rounds * 5)
     plain = best["plain"]
-    print(f"band_make (one thread), a band of {width} x {BAND}, best of {rounds * 5} x 40 bands:")
+    print(f"bands_rows of one band (one thread), {width} x {BAND}, best of {rounds * 5} x 40 bands:")
     for name, t in best.items():
         print(f"  {name:24s} {t / 40 * 1e6:6.2f} us/band  {t / plain:.2f}x")
 

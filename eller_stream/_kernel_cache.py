@@ -3,7 +3,7 @@ the package as the process imported it, not the kernel's own file alone.
 
 numba keys a function's cached machine code on its own source file, but a
 kernel holds the code of every kernel it calls, and the constants of the
-modules it reads, from other files too (``band_make`` holds the braid's,
+modules it reads, from other files too (``bands_rows`` holds the braid's,
 from ``_braid_kernels.py``). Changed there alone, the caller's cache would
 still load, with the old code inside: a checkout or an editable install that
 changes one file would make different rows from then on, silently. So each

@@ -318,7 +318,7 @@ def braid(rows: np.ndarray, key: int, band: int, th: np.ndarray) -> None:
 
 
 def band_make(out: np.ndarray, key: int, band: int, band_height: int, th: np.ndarray) -> None:
-    """:func:`eller_stream._level_kernels.band_make`: the first ``len(out)``
+    """One band of :func:`eller_stream._level_kernels.bands_rows`: the first ``len(out)``
     rows of band ``band``, with its rooms and loops when they are the whole band."""
     width = out.shape[1]
     whole = out.shape[0] == band_height

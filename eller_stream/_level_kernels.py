@@ -40,27 +40,6 @@ def _above(out: np.ndarray, ths: np.ndarray, j: int, lo: int, first: int, none: 
 
 
 @_njit
-def band_make(
-    out: np.ndarray,
-    key: np.uint64,
-    band: np.uint64,
-    band_height: int,
-    th: np.ndarray,
-    left: np.ndarray,
-    right: np.ndarray,
-    doors: np.ndarray,
-    parent: np.ndarray,
-    above: np.ndarray,
-) -> None:
-    """The first ``len(out)`` rows of band ``band`` into ``out``, braided
-    (:func:`band_braid`) when they are the whole band; ``above``: the band
-    above's last row if it is at hand (else empty); the other arrays are
-    scratch. (One band: :func:`bands_rows` makes its scratch once.)"""
-    rects, words, base, raw = level_scratch(band_height, out.shape[1], th.reshape((1, th.shape[0])))
-    _band_in(out, key, band, band_height, th, left, right, doors, parent, above, rects, words, base, raw)
-
-
-@_njit
 def level_scratch(
     band_height: int, width: int, ths: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -89,7 +68,11 @@ def _band_in(
     right: np.ndarray, doors: np.ndarray, parent: np.ndarray, above: np.ndarray, rects: np.ndarray,
     words: np.ndarray, base: np.ndarray, raw: np.ndarray,
 ) -> None:  # fmt: skip
-    """:func:`band_make` in the scratch of :func:`level_scratch`, without
+    """The first ``len(out)`` rows of band ``band`` into ``out``, braided
+    (:func:`~eller_stream._braid_kernels.band_braid`) when they are the whole
+    band; ``above``: the band above's last row if it is at hand (else
+    empty); ``left``, ``right``, ``doors``, ``parent``: scratch, and the rest
+    that of :func:`level_scratch` (made once for many bands), without
     reference counts."""
     height, width = out.shape
     nw = (width + 63) // 64
