@@ -52,8 +52,8 @@ def levels_floor(width: int, band: int, loops: float, rooms: float) -> tuple[Cal
     thread: ``plain(out)``, the plain maze's bands (``band_span_in``, the
     kernel a plain band runs), and ``floor(out)``, the same bands and, for
     each, only what the levels' rules must draw and place whatever else
-    they do: the braid's number a cell (drawn and kept as ``braid_in``
-    draws them, vectorised; drawing only the dead ends' costs more, see
+    they do: the braid's number a cell (the braid's own loop,
+    ``draw_codes``, vectorised; drawing only the dead ends' costs more, see
     ``docs/performance.md``) and the rooms' placement (``place_rooms``: its
     draws and its attempts, each tested against the rooms before it). No
     braid scan, no room in the rows: ``floor / plain`` is less than any
@@ -62,23 +62,22 @@ def levels_floor(width: int, band: int, loops: float, rooms: float) -> tuple[Cal
     from eller_stream import _band_kernels as bk
     from eller_stream import _braid_kernels as brk
     from eller_stream import _numba
-    from eller_stream import _rng as rng
     from eller_stream import _room_kernels as rk
+    from eller_stream._eller_kernels import LR_PAD
 
     _numba.load()
-    span_in, place, loop_key = bk.band_span_in, rk.place_rooms, brk.loop_key
-    mix64, draw_point, step = rng.mix64, rng.draw_point, rng.DRAW_STEP
-    low32, s32, k3_1, k3_2, th_loop = rng._LOW32, rng._S32, brk._K3_1, brk._K3_2, bk.TH_LOOP
+    span_in, place, loop_key, draw_codes = bk.band_span_in, rk.place_rooms, brk.loop_key, brk.draw_codes
+    th_loop, pad = bk.TH_LOOP, LR_PAD
     plain_maze = es.InfiniteMaze(width, band, 1)
     levels_maze = es.InfiniteMaze(width, band, 1, loops=loops, rooms=rooms)
     th, thl, key = plain_maze._th, levels_maze._th, np.uint64(plain_maze._key)
     nw = (width + 63) // 64
     cap = rk.room_capacity(band, width, thl)
     scratch = (  # arguments, not globals: numba takes a global array as a constant, read-only
-        np.empty(width + 64, np.int64),
-        np.empty(width + 64, np.int64),
-        np.empty(width + 64, np.uint8),
-        np.empty(4 * width + 64, np.int64),
+        np.empty(width + pad, np.int32),  # the lists, doors and parent as the package makes them
+        np.empty(width + pad, np.int32),
+        np.empty(width, np.uint8),
+        np.empty(width + 1, np.int32),
         np.zeros((bk.SPAN_WORDS, nw + 1), np.uint64),
         np.empty(nw + 1, np.int64),
         np.empty(band * width, np.uint8),
@@ -95,33 +94,10 @@ def levels_floor(width: int, band: int, loops: float, rooms: float) -> tuple[Cal
             for x in range(width):
                 left[x] = x
                 right[x] = x
-            span_in(
-                left,
-                right,
-                out[j * band : (j + 1) * band],
-                key,
-                b,
-                0,
-                band,
-                th,
-                doors,
-                parent,
-                work,
-                base,
-                False,
-            )
-            if levels:
-                below = np.uint64(thl[th_loop])
-                point = draw_point(loop_key(key, b), np.uint64(0))
-                for c in range(band * width):
-                    d = mix64(point)
-                    point += step
-                    codes[c] = np.uint8(
-                        (((d & low32) - below) >> np.uint64(63))
-                        | ((d >> np.uint64(63)) << np.uint64(1))
-                        | ((((d >> s32) - k3_1) >> np.uint64(63)) << np.uint64(2))
-                        | ((((d >> s32) - k3_2) >> np.uint64(63)) << np.uint64(3))
-                    )
+            rows = out[j * band : (j + 1) * band]
+            span_in(left, right, rows, key, b, 0, band, th, doors, parent, work, base, np.bool_(False))
+            if levels:  # the braid's draws, by the braid's own loop; the rooms' placement
+                draw_codes(codes, loop_key(key, b), np.uint64(thl[th_loop]), band * width)
                 placed += place(band, width, key, b, thl, rects, taken, draws)
         return placed
 

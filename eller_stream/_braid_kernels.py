@@ -124,6 +124,23 @@ def _choose(
 
 
 @_njit(inline="always")
+def draw_codes(codes: np.ndarray, lkey: np.uint64, loop_below: np.uint64, n: Int64) -> None:
+    """Each of a band's ``n`` cells' draws (``random_bits(lkey, c)``, row by
+    row) as the 4 bits the scan reads, into ``codes``: a loop LLVM vectorises
+    (a sum a cell)."""
+    point = draw_point(lkey, _Z)
+    for c in range(n):
+        d = mix64(point)
+        point += DRAW_STEP
+        codes[c] = np.uint8(
+            (((d & _LOW32) - loop_below) >> _63)  # _OK
+            | ((d >> _63) << _1)  # _H31
+            | ((((d >> _S32) - _K3_1) >> _63) << _2)  # k < 1 of three
+            | ((((d >> _S32) - _K3_2) >> _63) << _3)  # k < 2 of three
+        )
+
+
+@_njit(inline="always")
 def _west(pl: np.ndarray, p: int, i: int, by: np.uint64) -> np.uint64:
     """Word ``i`` of plane ``p`` moved ``by`` (1 or 2) columns east: each
     cell sees the bit of the cell ``by`` to its west."""
@@ -318,17 +335,8 @@ def braid_in(
     for i in range(64):
         flat[n + i] = 0
         seam[width + i] = 0
-    codes = buf[n + width + 128 :]  # each cell's draw as 4 bits, row by row
-    point = draw_point(lkey, _Z)
-    for c in range(height * width):  # vectorised: random_bits(lkey, c), a sum a cell
-        d = mix64(point)
-        point += DRAW_STEP
-        codes[c] = np.uint8(
-            (((d & _LOW32) - loop_below) >> _63)  # _OK
-            | ((d >> _63) << _1)  # _H31
-            | ((((d >> _S32) - _K3_1) >> _63) << _2)  # k < 1 of three
-            | ((((d >> _S32) - _K3_2) >> _63) << _3)  # k < 2 of three
-        )
+    codes = buf[n + width + 128 :]
+    draw_codes(codes, lkey, loop_below, n)
     if nw == 1:  # the same scan, its loops over words gone
         _scan(flat, seam, codes, pl, height, width, 1)
     else:
