@@ -101,7 +101,7 @@ def _spin(seconds: float) -> int:
     return n
 
 
-def spin_floor(client, chunks: int, seconds_each: float) -> float:
+def spin_ceiling(client, chunks: int, seconds_each: float) -> float:
     """Seconds for ``chunks`` tasks on the cluster that only burn as much
     CPU as a chunk of rows takes on one core: the most the cluster can give
     that many tasks of that size on this machine, with no rows, no memory
@@ -228,7 +228,7 @@ def main() -> None:
             # The ceilings: as many tasks as each layout's chunks, each spinning a chunk's CPU time.
             for n in ceiling:
                 each = best["one core, this process"] / n
-                ceiling[n] = max(ceiling[n], each * n / spin_floor(client, n, each))
+                ceiling[n] = max(ceiling[n], each * n / spin_ceiling(client, n, each))
         base = best["one core, this process"]
         for name, seconds in best.items():
             ns = seconds / (stop * a.width) * 1e9
