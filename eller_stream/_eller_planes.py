@@ -304,7 +304,7 @@ def lists_of_planes(P: np.ndarray, N: np.ndarray, left: np.ndarray, right: np.nd
             left[first] = x
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def scratch_rows(work: np.ndarray, nw: Int64) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`planes_rows`' scratch from the ``SCRATCH_ROWS`` rows of ``work``
     (``nw + 1`` words each, its first zero): no doors (that row), no rooms,

@@ -62,7 +62,7 @@ FREE_DIRS = np.array(
 ).reshape(-1)
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _enter(work: np.ndarray, n: Int64, stride: Int64) -> None:
     """Mark cell n visited in a framed Growing Tree grid: clear, in each of
     its four neighbours, the free-side bit that points at n.  (On a cell
@@ -74,25 +74,25 @@ def _enter(work: np.ndarray, n: Int64, stride: Int64) -> None:
     work[_U(n + 1)] &= np.uint8(0xFF ^ (4 << FREE_SHIFT))  # right: west
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _free_mask(work: np.ndarray, c: Int64) -> np.int64:
     """The free sides of cell c (bit d set: the neighbour towards d is unvisited)."""
     return np.int64(work[_U(c)]) >> FREE_SHIFT
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _free_count(mask: Int64) -> np.int64:
     """FREE_COUNT[mask] from a constant held in a register, not a table in memory."""
     return np.int64((_U64(FREE_COUNT_PACKED) >> _U64(mask * 4)) & _U64(15))
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _free_dir(mask: Int64, k: Int64, choice: np.uint64) -> np.int64:
     """One of the k >= 1 free sides in ``mask``, uniformly by ``choice``."""
     return np.int64(FREE_DIRS[_U(mask * 4 + _below(choice, k))])
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _prefetch_rows(work: np.ndarray, cell: Int64, stride: Int64) -> None:
     """Fetch the bytes of ``cell`` and of the cells above and below it: all
     that a step on ``cell`` reads or writes."""
@@ -101,14 +101,14 @@ def _prefetch_rows(work: np.ndarray, cell: Int64, stride: Int64) -> None:
     prefetch(work, cell + stride)
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _start(key: np.uint64, width: Int64, height: Int64) -> Int64:
     """The first cell of a Growing Tree (draw 0), in framed coordinates."""
     s = _below_cells(random_bits(key, _U64(0)), width * height)
     return (s // width + 1) * (width + 2) + s % width + 1
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _first_cell(work: np.ndarray, active: np.ndarray, key: np.uint64, width: Int64, height: Int64) -> Int64:
     """Place the first cell of a Growing Tree (see :func:`_start`) in a
     framed grid of free sides: enter it and make it the first of the list."""
@@ -118,7 +118,7 @@ def _first_cell(work: np.ndarray, active: np.ndarray, key: np.uint64, width: Int
     return start
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _rank_of(bits: np.uint64, size: Int64) -> tuple[np.int64, np.uint64]:
     """The rank, among ``size`` cells, of a random pick drawn ``bits`` (from
     its high 32 bits), and the bits left for the direction."""
@@ -126,7 +126,7 @@ def _rank_of(bits: np.uint64, size: Int64) -> tuple[np.int64, np.uint64]:
     return np.int64(product >> _U64(32)), product << _U64(32)
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _slot(rank: Int64, head: Int64, g0: Int64, g1: Int64, tail: Int64) -> np.int64:
     """The slot of the cell of the given rank (below the list's length) in
     ``active[head:g0]`` then ``active[g1:tail]``."""
@@ -134,14 +134,14 @@ def _slot(rank: Int64, head: Int64, g0: Int64, g1: Int64, tail: Int64) -> np.int
     return j + (g1 - g0) * np.int64(j >= g0)
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _near_slot(rank: Int64, head: Int64, g0: Int64, g1: Int64, tail: Int64) -> Int64:
     """:func:`_slot`, or the last slot for a rank past the list's end: a
     slot to fetch ahead of a pick, which the list may yet grow to reach."""
     return _slot(min(rank, (g0 - head) + (tail - g1) - 1), head, g0, g1, tail)
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _drop_end(
     j: Int64, head: Int64, g0: Int64, g1: Int64, tail: Int64
 ) -> tuple[Int64, Int64, Int64, Int64, Int64]:
@@ -158,7 +158,7 @@ def _drop_end(
     return head, g0, g1, tail, 0
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _close_gap(active: np.ndarray, g0: Int64, g1: Int64, tail: Int64) -> Int64:
     """Move the right part of the gap buffer down against the left one, to
     make room at the end: the new tail (the gap is then empty, g1 = g0)."""
@@ -167,7 +167,7 @@ def _close_gap(active: np.ndarray, g0: Int64, g1: Int64, tail: Int64) -> Int64:
     return g0 + tail - g1
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _sweep(active: np.ndarray, head: Int64, g0: Int64, g1: Int64, tail: Int64) -> Int64:
     """Drop the tombstones of both parts, keeping the order: the cells left
     fill ``active[head:w]``; w is returned (the new g0 = g1 = tail)."""
@@ -183,7 +183,7 @@ def _sweep(active: np.ndarray, head: Int64, g0: Int64, g1: Int64, tail: Int64) -
     return w
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _balance_live(
     active: np.ndarray, head: Int64, g0: Int64, g1: Int64, tail: Int64, live: Int64, live_left: Int64
 ) -> tuple[Int64, Int64, Int64]:
@@ -206,7 +206,7 @@ def _balance_live(
             return g0, g1, live_left
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _strategy_of(r: np.uint64, cumulative: np.ndarray) -> Int64:
     """The strategy (its index) that a step whose draw has low 32 bits ``r``
     takes: the first whose cumulative threshold is above ``r`` (the last
@@ -217,7 +217,7 @@ def _strategy_of(r: np.uint64, cumulative: np.ndarray) -> Int64:
     return strategy
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _weight_range(cumulative: np.ndarray, strategy: Int64) -> tuple[np.uint64, np.uint64]:
     """The low 32 bits of the draws that pick ``strategy``: ``[start, start +
     share)``, as cumulative thresholds."""
@@ -225,7 +225,7 @@ def _weight_range(cumulative: np.ndarray, strategy: Int64) -> tuple[np.uint64, n
     return start, _U64(cumulative[strategy]) - start
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _pick_rank(strategy: Int64, size: Int64, left: Int64, drawn: Int64) -> Int64:
     """Each strategy's slot rule: the rank of its pick among the ``size``
     slots of the list, tombstones included, of which the first ``left`` are

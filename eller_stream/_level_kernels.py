@@ -20,14 +20,14 @@ from ._room_kernels import _rooms_band_in, place_rooms, room_capacity, rooms_wor
 from ._union_find import find
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _th_row(ths: np.ndarray, j: int) -> np.ndarray:
     """The thresholds of the ``j``-th band of ``ths`` (its only row if one)."""
     row: np.ndarray = ths[j if ths.shape[0] > 1 else 0]
     return row
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def _above(out: np.ndarray, ths: np.ndarray, j: int, lo: int, first: int, none: np.ndarray) -> np.ndarray:
     """The last row of band ``j - 1`` (made: ``j > first``), whose south
     walls are the doors of band ``j``'s seam when band ``j``'s

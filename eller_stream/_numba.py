@@ -47,7 +47,8 @@ _no_cache_noted = [False]
 
 
 F = TypeVar("F", bound=Callable[..., object])
-Inline = Literal["never", "always"]
+Inline = Literal["never", "always", "ir"]
+_HOW: dict[str, dict[str, Any]] = {"never": {}, "always": {"forceinline": True}, "ir": {"inline": "always"}}
 
 
 @overload
@@ -65,6 +66,9 @@ def _njit(
     ``refcounts=False``: no reference counts (numba's ``_nrt``), no atomic
     operation each time a view is made or a helper takes an array
     (``docs/internals.md``); such a kernel must not allocate or return arrays.
+    ``inline="always"``: LLVM inlines it in its callers (typed and lowered
+    once a signature), without reference counts, so the same rule holds;
+    ``inline="ir"``: numba copies it into each caller, to be typed there.
 
     ``@_njit`` and ``@_njit(...)`` return the function's own type, so that
     mypy checks every call of a kernel against its annotations (run as plain
@@ -91,7 +95,8 @@ def _jit(func: Callable[..., object], inline: Inline, refcounts: bool) -> object
     import numba
 
     def jit(cache: bool) -> object:
-        options: dict[str, Any] = {"cache": cache, "inline": inline, "_nrt": refcounts}  # no _nrt in stubs
+        options: dict[str, Any] = {"cache": cache, "_nrt": refcounts and inline != "always"}  # _nrt: no stub
+        options.update(_HOW[inline])
         return numba.njit(func, nogil=True, boundscheck=False, **options)
 
     try:
@@ -109,17 +114,14 @@ def _jit(func: Callable[..., object], inline: Inline, refcounts: bool) -> object
 
 # -- numba is imported when a kernel is first needed --------------------------------
 #
-# Importing numba takes a fifth of a second and 60 MB: a stream's first rows, which
-# the lean twins make (eller_stream._engine), need not wait for it. Until then each
-# kernel is a _Lazy stand-in; the first call of any of them (often in the thread
-# that gets the kernels ready) imports numba, makes every kernel's dispatcher and
-# puts the dispatchers where the stand-ins were, in every module of the package,
-# so that numba finds dispatchers when it compiles a kernel that calls another.
+# Importing numba takes a fifth of a second and 60 MB: a stream's first rows, which the lean twins
+# make (eller_stream._engine), need not wait for it. Until then each kernel is a _Lazy stand-in; the
+# first call of any of them (often in the thread that gets the kernels ready) imports numba, makes every
+# kernel's dispatcher and puts the dispatchers where the stand-ins were, in every module of the
+# package, so that numba finds dispatchers when it compiles a kernel that calls another.
 
 
-class _Prange:
-    """numba.prange's stand-in (the kernels' parallel loops) until numba is imported."""
-
+class _Prange:  # numba.prange's stand-in (the kernels' parallel loops) until numba is imported
     def __call__(self, *args: int) -> range:
         return range(*args)
 
@@ -261,11 +263,9 @@ def call(kernel: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         return kernel(*args, **kwargs)
 
 
-# Intrinsics: single instructions numba does not offer, each with its plain-Python
-# twin.  The twin runs under NUMBA_DISABLE_JIT=1 and gives mypy the intrinsic's type.
-
-# numba's view of an intrinsic's typing and lowering (numba.core.typing and
-# llvmlite objects, which carry no types of their own)
+# Intrinsics: single instructions numba does not offer, each with its plain-Python twin. The twin
+# runs under NUMBA_DISABLE_JIT=1 and gives mypy the intrinsic's type. _Codegen: numba's view of an
+# intrinsic's typing and lowering (numba.core.typing and llvmlite objects, which carry no types).
 _Codegen = Callable[[Any, Any, Any, Any], Any]
 
 

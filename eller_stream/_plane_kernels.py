@@ -91,7 +91,12 @@ def place(j: Int64) -> Int64:
 
 @_njit(inline="always")
 def _joins(
-    row: np.ndarray, left: np.ndarray, right: np.ndarray, draws: np.ndarray, join: np.uint64, all_: bool
+    row: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    draws: np.ndarray,
+    join: np.uint64,
+    all_: bool | np.bool_,
 ) -> None:
     """A row's east walls: ``x`` joins ``x + 1`` when their sets differ and
     its draw passes ``join`` (every time, with ``all_``: a closing row).
@@ -135,7 +140,7 @@ def _exit_row(
     the exit, then the south walls by Eller's rule, the exiting set's cells
     all closed (its cells below start sets of their own)."""
     c = row.shape[0]
-    _joins(row, left, right, draws, join, False)
+    _joins(row, left, right, draws, join, np.bool_(False))
     row[c - 1] = EAST
     _mark_last_set(flags, right)
     for x in range(c):

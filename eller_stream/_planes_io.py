@@ -113,7 +113,7 @@ def _store_flags_typer(typingctx: Any, row: Any, start: Any, east: Any, south: A
 store_flags = _intrinsic(_store_flags_typer, _store_flags_twin)
 
 
-@_njit(inline="always")
+@_njit(inline="ir")
 def store_word(row: np.ndarray, i: Int64, east: np.uint64, south: np.uint64) -> None:
     """Word ``i`` of ``row``'s flags (:func:`store_flags`): a whole word in
     one vector store, the row's last, partial word a cell at a time."""

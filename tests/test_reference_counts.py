@@ -5,6 +5,9 @@ still be freed."""
 
 from __future__ import annotations
 
+import ast
+import pathlib
+
 import pytest
 
 import eller_stream as es
@@ -75,3 +78,39 @@ def test_what_the_kernels_allocate_they_free():
     assert allocated > 100  # the paths allocate (else the count says nothing)
     assert after.free - before.free == allocated
     assert after.mi_free - before.mi_free == after.mi_alloc - before.mi_alloc
+
+
+def _helpers(mode: str) -> list[tuple[str, ast.FunctionDef]]:
+    """The package's functions decorated ``@_njit(inline=mode)``, with their modules' names."""
+    found = []
+    for path in sorted(pathlib.Path(es.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and any(
+                isinstance(d, ast.Call)
+                and any(k.arg == "inline" and ast.literal_eval(k.value) == mode for k in d.keywords)
+                for d in node.decorator_list
+            ):
+                found.append((path.stem, node))
+    return found
+
+
+def test_the_helpers_llvm_inlines_keep_no_reference_counts_and_return_no_array():
+    """A helper ``inline="always"`` is its own kernel, which LLVM inlines
+    (typed and lowered once, not in each caller as numba's own inlining
+    did: a quarter less compile on an empty cache), without reference
+    counts: an array it returned would be freed once too often by its
+    caller. The few that return views are ``inline="ir"``."""
+    import importlib
+
+    from eller_stream import _numba
+
+    _numba.load()
+    llvm, ir = _helpers("always"), _helpers("ir")
+    assert len(llvm) > 50 and ir  # (the scan finds them)
+    for module, node in llvm:
+        assert node.returns is not None and "ndarray" not in ast.unparse(node.returns), node.name
+        kernel = getattr(importlib.import_module(f"eller_stream.{module}"), node.name)
+        assert kernel.targetoptions["forceinline"] is True and kernel.targetoptions["_nrt"] is False, (
+            node.name
+        )
+    assert any("ndarray" in ast.unparse(node.returns or ast.Constant(None)) for _, node in ir)

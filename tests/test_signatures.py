@@ -19,14 +19,15 @@ SPECIALISED = {"_growing_tree"}
 
 
 def _is_kernel(node: ast.FunctionDef) -> bool:
-    """Decorated ``@_njit`` or ``@_njit(...)``, not inlined (its own machine code)."""
+    """Decorated ``@_njit`` or ``@_njit(...)``, compiled once a signature (all
+    but ``inline="ir"``, which numba copies into each caller and types there)."""
     for d in node.decorator_list:
         if isinstance(d, ast.Name) and d.id == "_njit":
             return True
         if isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "_njit":
             inline = [k for k in d.keywords if k.arg == "inline"]
             return not inline or not (
-                isinstance(inline[0].value, ast.Constant) and inline[0].value.value == "always"
+                isinstance(inline[0].value, ast.Constant) and inline[0].value.value == "ir"
             )
     return False
 
