@@ -361,10 +361,11 @@ def test_a_signal_stops_it_cleanly(signum: int) -> None:
     assert code == 128 + signum and "Traceback" not in err, err
 
 
-def _stop_while_a_client_reads_nothing(after: float) -> tuple[int, str, float]:
-    """A server, a client that asks for 4 MB and reads none of it, SIGTERM
-    ``after`` seconds later: (exit status, stderr, seconds the stop took)."""
-    s = Server()
+def _stop_while_a_client_reads_nothing(after: float, grace: int) -> tuple[int, str, float]:
+    """A server (``--grace``), a client that asks for 4 MB and reads none of
+    it, SIGTERM ``after`` seconds later: (exit status, stderr, seconds the
+    stop took)."""
+    s = Server("--grace", str(grace))
     s.wait_warm()  # numba makes it in about a second (the lean twins took 10 s, whatever `after`)
     with socket.create_connection((s.host, s.port)) as stalled:
         stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -383,13 +384,25 @@ def test_sigterm_stops_it_while_a_client_reads_nothing() -> None:
     connections (an attacker's): the shutdown now gives up on it, and says
     so in one line (not uvicorn's traceback of the answer it cancelled).
     The answer still being made (0.3 s), and made and stuck in the socket
-    (2.0 s): two servers side by side, each waiting out the 5 s."""
+    (2.0 s): two servers side by side, each waiting out its ``--grace``."""
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        stops = list(pool.map(_stop_while_a_client_reads_nothing, [0.3, 2.0]))
-    for code, err, took in stops:
-        assert took < 15
+        stops = list(pool.map(_stop_while_a_client_reads_nothing, [0.3, 2.0], [1, 2]))
+    for (code, err, took), grace in zip(stops, [1, 2], strict=True):
+        assert grace <= took < grace + 10
         assert code == 128 + signal.SIGTERM, err
-        assert err == "eller-stream: stopping: answers still being sent after 5 s were cut short\n"
+        assert err == f"eller-stream: stopping: answers still being sent after {grace} s were cut short\n"
+
+
+def test_the_grace_of_a_stop_is_5_s_unless_told(run_cli: Any) -> None:
+    from eller_stream.cli import serve
+
+    assert serve.parser().parse_args([]).grace == serve.SHUTDOWN_GRACE == 5
+    assert serve.parser().parse_args(["--grace", "0"]).grace == 0
+    done = run_cli("serve", "--grace", "3601", check=False)
+    assert (
+        done.returncode == 2
+        and done.stderr == "eller-stream: error: --grace: grace must be in [0, 3600], got 3601\n"
+    )
 
 
 def test_a_request_the_parser_refuses_leaves_stderr_alone() -> None:

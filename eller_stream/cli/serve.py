@@ -28,6 +28,7 @@ EXAMPLES = f"""\
 examples:
   eller-stream serve                            http://127.0.0.1:8080/ : the viewer
   eller-stream serve --port 0                   any free port (printed)
+  eller-stream serve --grace 30                 a stop waits 30 s for the answers under way
   curl 'http://127.0.0.1:8080/v1/rows?width=80&band=32&seed=7&start=-5&stop=60' > rows.raw
   curl 'http://127.0.0.1:8080/v1/region?seed=7&y0=-50&y1=50&x0=0&x1=80' > region.raw
 
@@ -43,7 +44,7 @@ the API (docs/serve.md):
 {EXIT_STATUSES}"""
 
 EXTRA = ("starlette", "uvicorn")
-SHUTDOWN_GRACE = 5  # seconds a signal leaves the answers under way before they are dropped
+SHUTDOWN_GRACE = 5  # seconds a signal leaves the answers under way before they are dropped (--grace)
 # the packages of the [serve] extra by name: the package itself is not on PyPI (yet)
 HINT = "pip install starlette uvicorn httptools (the [serve] extra: pip install '.[serve]' in a clone)"
 
@@ -56,6 +57,12 @@ def parser() -> Parser:
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (127.0.0.1)")
     p.add_argument(
         "--port", type=opt.option_int("port", 0, 65535), default=8080, help="the port; 0: any (8080)"
+    )
+    p.add_argument(
+        "--grace",
+        type=opt.option_int("grace", 0, 3600),
+        default=SHUTDOWN_GRACE,
+        help=f"seconds a stop leaves the answers under way before it cuts them short ({SHUTDOWN_GRACE})",
     )
     return p
 
@@ -105,11 +112,11 @@ def main(argv: Sequence[str]) -> int:
     http = protocol("httptools" if importlib.util.find_spec("httptools") else "h11")  # JSON errors
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, http=http, lifespan="off",
-        timeout_graceful_shutdown=SHUTDOWN_GRACE,  # a client that reads nothing holds no one up
+        timeout_graceful_shutdown=args.grace,  # a client that reads nothing holds no one up
     )  # fmt: skip
     server = uvicorn.Server(config)
     threading.Thread(target=_announce, args=(server, sock.getsockname()[:2]), daemon=True).start()
-    logging.getLogger("uvicorn.error").addFilter(_OwnWords())
+    logging.getLogger("uvicorn.error").addFilter(_OwnWords(args.grace))
     server.run(sockets=[sock])  # after a signal, uvicorn raises it again: the status is 128 + N
     return 0
 
@@ -120,10 +127,14 @@ class _OwnWords(logging.Filter):
     log of clients' mistakes), and a shutdown that gave up on answers still
     under way (a client that reads nothing), said in the command's words."""
 
+    def __init__(self, grace: int) -> None:
+        super().__init__()
+        self.grace = grace
+
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         if "graceful shutdown exceeded" in message:
-            say(f"stopping: answers still being sent after {SHUTDOWN_GRACE} s were cut short")
+            say(f"stopping: answers still being sent after {self.grace} s were cut short")
             return False
         if record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError):
             return False  # an answer cut short while it was being made: said above
