@@ -48,7 +48,7 @@ _no_cache_noted = [False]
 
 F = TypeVar("F", bound=Callable[..., object])
 Inline = Literal["never", "always", "ir"]
-_HOW: dict[str, dict[str, Any]] = {"never": {}, "always": {"forceinline": True}, "ir": {"inline": "always"}}
+_HOW: dict[str, Any] = {"always": {"forceinline": True, "_nrt": False}, "ir": {"inline": "always"}}
 
 
 @overload
@@ -95,8 +95,7 @@ def _jit(func: Callable[..., object], inline: Inline, refcounts: bool) -> object
     import numba
 
     def jit(cache: bool) -> object:
-        options: dict[str, Any] = {"cache": cache, "_nrt": refcounts and inline != "always"}  # _nrt: no stub
-        options.update(_HOW[inline])
+        options: dict[str, Any] = {"cache": cache, "_nrt": refcounts, **_HOW.get(inline, {})}  # _nrt: no stub
         return numba.njit(func, nogil=True, boundscheck=False, **options)
 
     try:

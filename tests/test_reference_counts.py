@@ -81,15 +81,13 @@ def test_what_the_kernels_allocate_they_free():
 
 
 def _helpers(mode: str) -> list[tuple[str, ast.FunctionDef]]:
-    """The package's functions decorated ``@_njit(inline=mode)``, with their modules' names."""
+    """The package's kernels decorated ``@_njit(inline=mode)``, with their modules' names."""
+    from test_signatures import inline_of
+
     found = []
     for path in sorted(pathlib.Path(es.__file__).parent.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.FunctionDef) and any(
-                isinstance(d, ast.Call)
-                and any(k.arg == "inline" and ast.literal_eval(k.value) == mode for k in d.keywords)
-                for d in node.decorator_list
-            ):
+            if isinstance(node, ast.FunctionDef) and inline_of(node) == mode:
                 found.append((path.stem, node))
     return found
 

@@ -18,18 +18,22 @@ import eller_stream as es
 SPECIALISED = {"_growing_tree"}
 
 
-def _is_kernel(node: ast.FunctionDef) -> bool:
-    """Decorated ``@_njit`` or ``@_njit(...)``, compiled once a signature (all
-    but ``inline="ir"``, which numba copies into each caller and types there)."""
+def inline_of(node: ast.FunctionDef) -> str | None:
+    """How a function decorated ``@_njit`` or ``@_njit(...)`` is inlined
+    (its ``inline=``, ``"never"`` by default); None if it is no kernel."""
     for d in node.decorator_list:
         if isinstance(d, ast.Name) and d.id == "_njit":
-            return True
+            return "never"
         if isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "_njit":
-            inline = [k for k in d.keywords if k.arg == "inline"]
-            return not inline or not (
-                isinstance(inline[0].value, ast.Constant) and inline[0].value.value == "ir"
-            )
-    return False
+            inline = [ast.literal_eval(k.value) for k in d.keywords if k.arg == "inline"]
+            return inline[0] if inline else "never"
+    return None
+
+
+def _is_kernel(node: ast.FunctionDef) -> bool:
+    """A kernel compiled once a signature: all but ``inline="ir"``, which
+    numba copies into each caller and types there."""
+    return inline_of(node) not in (None, "ir")
 
 
 def _literal_bool_calls() -> list[str]:
