@@ -32,11 +32,13 @@ _SEED_TEXT = re.compile(r"0|[1-9][0-9]{0,19}")
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"the key {key!r} twice")
-        out[key] = value
+    out = dict(pairs)
+    if len(out) < len(pairs):  # some key twice: the first one named
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"the key {key!r} twice")
+            seen.add(key)
     return out
 
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import operator
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -60,21 +61,27 @@ _BAND_LOW, _BAND_HIGH = -(2**63), 2**63 - 1  # band indices: the rows' range, cu
 _CHECKS = {f.name: f.metadata["check"] for f in dataclasses.fields(BandParams)}
 _INT_TEXT = re.compile(r"-?(0|[1-9][0-9]*)")
 _ONE_BAND_KEPT = 256  # the bands whose thresholds a schedule keeps
+_first = operator.itemgetter(0)  # keyframes sorted by band alone: two of one band are refused, not compared
 
 
 def _band_index(key: object) -> int:
-    if isinstance(key, (bool, np.bool_)) or not isinstance(key, (int, np.integer)):
+    if type(key) is int:  # most keys (a schedule may hold 100,000): no more to check
+        index = key
+    elif isinstance(key, (bool, np.bool_)) or not isinstance(key, (int, np.integer)):
         raise TypeError(f"a schedule's band index must be an int, got {type(key).__name__}: {key!r}")
-    index = int(key)
+    else:
+        index = int(key)
     if not _BAND_LOW <= index <= _BAND_HIGH:
         raise ValueError(f"a schedule's band index must be in [-2**63, 2**63), got {shown(index)}")
     return index
 
 
 def _frame(index: int, values: object) -> dict[str, float]:
-    if not isinstance(values, Mapping):
+    if type(values) is not dict and not isinstance(values, Mapping):
         kind = type(values).__name__
         raise TypeError(f"the schedule's keyframe at band {index} must be a dict, got {kind}")
+    if not values:
+        return {}
     frame = {}
     for name, value in values.items():
         if name not in _CHECKS:
@@ -84,6 +91,8 @@ def _frame(index: int, values: object) -> dict[str, float]:
             frame[name] = float(_CHECKS[name](name, value)) + 0.0  # -0.0 + 0.0 is 0.0: one JSON text
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"the schedule at band {index}: {exc}") from None
+    if len(frame) == 1:
+        return frame
     return {name: frame[name] for name in _CHECKS if name in frame}  # in field order
 
 
@@ -122,13 +131,14 @@ class Schedule:
                 f"a schedule's JSON (to_json()) must be at most {MAX_JSON_BYTES} bytes: "
                 f"{len(keyframes)} keyframes take at least {7 * len(keyframes) + 1}"
             )
-        items = sorted((_band_index(key), values) for key, values in keyframes.items())
+        items = sorted(((_band_index(key), values) for key, values in keyframes.items()), key=_first)
         for (a, _), (b, _) in itertools.pairwise(items):
             if a == b:
                 raise ValueError(f"the schedule has band {a} twice")
         self._keys = tuple(index for index, _ in items)
         self._frames = tuple(_frame(index, values) for index, values in items)
-        self._json = json.dumps(self.as_json_value(), separators=(",", ":"), allow_nan=False)
+        canonical = {str(key): frame for key, frame in zip(self._keys, self._frames, strict=True)}
+        self._json = json.dumps(canonical, separators=(",", ":"), allow_nan=False)
         if len(self._json) > MAX_JSON_BYTES:  # ASCII: characters are bytes
             raise ValueError(
                 f"a schedule's JSON (to_json()) must be at most {MAX_JSON_BYTES} bytes, "
@@ -138,11 +148,15 @@ class Schedule:
         # what values() reads, built once (a schedule does not change): the keys, and each
         # parameter's values with where a keyframe gives it (elsewhere the maze's own value)
         self._key_array = np.array(self._keys, np.int64)
+        given = set().union(*self._frames)  # the names some keyframe gives
+        n = len(self._frames)
         self._columns = {
             name: (
                 np.array([frame.get(name, 0.0) for frame in self._frames], np.float64),
                 np.array([name in frame for frame in self._frames], np.bool_),
             )
+            if name in given
+            else (np.zeros(n, np.float64), np.zeros(n, np.bool_))
             for name in _CHECKS
         }
         # thresholds(params, band, 1) by (params, band): a window or a stream asks for the same
