@@ -416,12 +416,13 @@ def plane_doors(out: np.ndarray, key: np.uint64, c: Int64, y0: Int64, x0: Int64)
 @_njit
 def _merge_north(out: np.ndarray, north: np.ndarray, c: Int64, y0: Int64) -> None:
     """OR each chunk row's ``north`` passages into the row above it."""
-    h = out.shape[0]
+    h, w = out.shape
     cy0 = y0 // c
     for i in range(north.shape[0]):
         r = (cy0 + i) * c - y0 - 1
         if 0 <= r < h:
-            out[r] |= north[i]
+            for x in range(w):  # cell by cell: a row at once has numba compile its shape-error message, 2 s
+                out[r, x] |= north[i, x]
 
 
 @_njit
