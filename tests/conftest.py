@@ -146,9 +146,10 @@ def numba_answers() -> None:
     _engine.settle()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server() -> Iterator[Any]:
-    """An ``eller-stream serve`` of the module's tests (``serve_support.Server``)."""
+    """An ``eller-stream serve`` (``serve_support.Server``) shared by the tests of a worker
+    (its start, numba's kernels loaded for every request, is a second or two of CPU each)."""
     from serve_support import Server
 
     s = Server()
@@ -156,9 +157,35 @@ def server() -> Iterator[Any]:
     s.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """A headless chromium of the module's tests (``browser_support.open_browser``)."""
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[Any]:
     from browser_support import open_browser
 
     yield from open_browser()
+
+
+@pytest.fixture
+def browser(_chromium: Any) -> Any:
+    """A headless chromium shared by the tests of a worker (``browser_support.open_browser``),
+    its page's log emptied for each test (a refused request another test made is not this one's)."""
+    _chromium.get_log("browser")
+    return _chromium
+
+
+@pytest.fixture(scope="session")
+def dask_client() -> Iterator[Any]:
+    """A Dask client of two worker processes of one thread each, on the loopback only,
+    shared by the tests of a worker (the [dask] extra: a module that uses it skips without)."""
+    import distributed
+
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        processes=True,
+        threads_per_worker=1,
+        host="127.0.0.1",
+        dashboard_address=None,
+        worker_dashboard_address=None,
+    )
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()

@@ -78,20 +78,10 @@ def test_every_chunk_is_the_region_of_its_rectangle(chunk, seed, knobs, size, co
             )
 
 
-@pytest.fixture(scope="module")
-def client():
-    """Two worker processes of one thread each, on the loopback only."""
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        processes=True,
-        threads_per_worker=1,
-        host="127.0.0.1",
-        dashboard_address=None,
-        worker_dashboard_address=None,
-    )
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
+@pytest.fixture
+def client(dask_client):
+    """conftest's Dask client: two worker processes, shared by the tests of a worker."""
+    return dask_client
 
 
 @pytest.mark.parametrize("kind", sorted(PLANES))

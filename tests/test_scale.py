@@ -25,20 +25,10 @@ distributed = pytest.importorskip("distributed")
 zarr = pytest.importorskip("zarr")
 
 
-@pytest.fixture(scope="module")
-def client():
-    """Two worker processes of one thread each, on the loopback only."""
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        processes=True,
-        threads_per_worker=1,
-        host="127.0.0.1",
-        dashboard_address=None,
-        worker_dashboard_address=None,
-    )
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
+@pytest.fixture
+def client(dask_client):
+    """conftest's Dask client: two worker processes, shared by the tests of a worker."""
+    return dask_client
 
 
 def _schedulers(client):
