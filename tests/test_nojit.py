@@ -18,6 +18,12 @@ SCRIPT = r"""
 import hashlib, json, sys
 import numpy as np
 import eller_stream as es
+from eller_stream import _stream_base
+
+# next() makes a block of rows ahead, 64 KiB of them (4096 rows at width 13): as plain Python,
+# seconds of rows no digest holds; blocks of 512 bytes take the same paths (a block, rows
+# handed out of it, the state replayed from its start)
+_stream_base.BLOCK_BYTES = 512
 
 def digests():
     out = {}
@@ -99,7 +105,6 @@ def run(env_extra: dict[str, str]) -> dict[str, str]:
     return json.loads(proc.stdout)
 
 
-@pytest.mark.long
 def test_pure_python_kernels_give_the_same_rows():
     assert not numba.config.DISABLE_JIT
     jit = run({"NUMBA_DISABLE_JIT": "0"})
