@@ -64,12 +64,12 @@ def lasting(rows: np.ndarray, top: int, y: int, x: int, within: int) -> np.ndarr
     ``rows``): within ``within`` rows of the player, with the rows within
     ``within`` of them kept (rows past the maze's ends, +-2**63, do not exist
     and need no keeping), and reached from the player inside those rows.
-    One search of ``2 * within + 1`` rows for each such row."""
+    One search for all of them (:func:`~eller_stream._bfs_kernels.reached_by_row`)."""
     n, w = rows.shape
     out = np.zeros(rows.shape, bool)
-    span = min(2 * within + 1, n)
-    dist = np.empty(span * w, np.int64)  # one search's scratch, for all of them
+    span = min(4 * within + 1, n)  # the rows any of those searches holds
+    high = np.empty(span * w, np.int64)
     queue = np.empty(span * w, np.int32)
     first_kept, last_kept = top == -ROW_LIMIT, top + n == ROW_LIMIT
-    call(bk.reached_by_row, rows, y, x, within, first_kept, last_kept, out, dist, queue)
+    call(bk.reached_by_row, rows, y, x, within, first_kept, last_kept, out, high, queue)
     return out
