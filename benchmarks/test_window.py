@@ -1,5 +1,6 @@
 """es.Window (issue 21): moving the window one row down and one row up, and
-the breadth-first distances over the rows it keeps, at width 80, band 32.
+the breadth-first distances over the rows it keeps, at width 80, band 32; and
+``lasting`` as a game calls it every step.
 
     python -m pytest benchmarks/test_window.py --benchmark-enable
 
@@ -52,3 +53,14 @@ def test_distances(per_cell):
     cell = (0, WIDTH // 2)
     ns = per_cell("window distances", lambda: win.distances(cell), win.rows.size, rounds=200)
     note(f"window distances: {ns:.2f} ns per cell ({win.rows.size} cells)")
+
+
+def test_lasting(benchmark):
+    """``lasting`` as the example calls it every step: 65 rows of 30 cells, within 16 (one
+    search of the rows around the player; it was one search of 33 rows for each of 33 rows)."""
+    maze = es.InfiniteMaze(30, band=8, seed=5, loops=0.3)
+    win = es.Window(maze, row=1000, above=32, below=32)
+    player = (1000, 15)
+    win.lasting(player, 16)
+    benchmark.pedantic(lambda: win.lasting(player, 16), rounds=200, iterations=5, warmup_rounds=5)
+    note(f"window lasting, 65 x 30, within 16: {benchmark.stats.stats.min * 1e6:.1f} us a call (best of 200)")
