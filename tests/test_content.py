@@ -11,7 +11,6 @@ import sys
 
 import numpy as np
 import pytest
-from scipy import stats
 
 import eller_stream as es
 
@@ -64,6 +63,8 @@ def test_the_same_numbers_in_another_process():
 
 
 def test_uniform_in_zero_one():
+    from scipy import stats  # here: 0.6 s to import, for the worker that runs this
+
     r = es.InfiniteMaze(100, band=8, seed=1).random(0, 400).reshape(-1)
     assert 0.0 <= r.min() and r.max() < 1.0
     assert stats.kstest(r, "uniform").pvalue > 1e-4  # 40,000 numbers: a uniform sample passes
@@ -77,6 +78,8 @@ def test_not_correlated_with_the_walls(seed, knobs):
     SOUTH flags: 4 states) and its number in 4 bins, over 48,000 cells,
     must not reject at p = 1e-4; and the correlation of each flag with the
     number stays within 4.5 standard errors (1 / sqrt(n))."""
+    from scipy import stats
+
     maze = es.InfiniteMaze(80, band=16, seed=seed, **knobs)
     walls = maze.rows(-300, 300) & 3
     numbers = maze.random(-300, 300)
