@@ -316,6 +316,23 @@ def test_a_band_or_a_parameter_named_twice_is_refused(text, match):
         es.Schedule.from_json(text)
 
 
+@pytest.mark.parametrize(
+    ("key", "match"),
+    [
+        ("1,2", "keys must be band indices, got '1,2'"),  # all the keys are read at once, joined by commas
+        ("+5", "keys must be band indices"),
+        ("05", "keys must be band indices"),
+        ("-" + "9" * 19, r"must be in \[-2\*\*63, 2\*\*63\), got -9999999999999999999\b"),
+        ("9" * 20, r"must be in \[-2\*\*63, 2\*\*63\), got 99999999999999999999\b"),
+        ("-" + "1" * 20, "got 21 digits"),
+    ],
+)
+def test_a_key_that_is_not_a_band_index_is_named(key, match):
+    text = json.dumps({"0": {}, "3": {}, key: {"loops": 1.0}})
+    with pytest.raises(ValueError, match=match):
+        es.Schedule.from_json(text)
+
+
 def test_minus_zero_is_written_as_zero():
     a = es.Schedule({0: {"loops": -0.0, "horizontal": -0.0}})
     b = es.Schedule.from_json('{"-0": {"loops": -0, "horizontal": -0.0}}')
@@ -424,3 +441,26 @@ def test_a_band_index_past_the_int_digit_limit_is_named_by_its_size() -> None:
         es.Schedule.from_json('{"' + "1" * 5000 + '": {}}')
     with pytest.raises(ValueError, match=r"got an int of 16610 bits"):
         es.Schedule({10**5000: {}})
+
+
+def test_reading_a_large_schedule_leaves_the_garbage_collector_as_it_was():
+    # a schedule of 10,000 keyframes or more is read with the collector paused (its passes
+    # over the whole process were most of the time); after, it runs as before, also when
+    # the schedule is refused, and stays off if it was off
+    import gc
+
+    many = {band: {"loops": 0.5} for band in range(20_000)}
+    text = es.Schedule(many).to_json()
+    assert gc.isenabled()
+    assert es.Schedule.from_json(text) == es.Schedule(many) and gc.isenabled()
+    with pytest.raises(ValueError, match="the schedule at band 19999"):
+        es.Schedule({**many, 19_999: {"loops": 2.0}})
+    assert gc.isenabled()
+    with pytest.raises(ValueError, match="band 0 twice"):
+        es.Schedule.from_json(text[:-1] + ',"-0":{}}')
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert es.Schedule(many) == es.Schedule.from_json(text) and not gc.isenabled()
+    finally:
+        gc.enable()
