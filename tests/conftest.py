@@ -110,14 +110,15 @@ def pytest_runtestloop(session: pytest.Session) -> None:
     """In a worker: wait for the controller's warm-up before the first test
     (at most ten minutes: then the worker compiles what it meets); then set
     aside what the imports and the collection made, which the garbage
-    collector's full passes scanned again and again (12.6 s of the workers'
-    CPU went to its passes, 9.2 s since)."""
+    collector's full passes scanned again and again, and let it pass less
+    often (12.6 s of the workers' CPU went to its passes)."""
     ready = getattr(session.config, "workerinput", {}).get(WARM_KEY)
     deadline = time.monotonic() + 600
     while ready is not None and not os.path.exists(ready) and time.monotonic() < deadline:
         time.sleep(0.05)
     gc.collect()
     gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
 
 
 @pytest.fixture
