@@ -64,17 +64,17 @@ def bfs(grid: np.ndarray, source: Int64, target: Int64, dist: np.ndarray, queue:
 
 @_njit(inline="always")
 def _lower(
-    flat: np.ndarray, base: Int64, w: Int64, lo: Int64, bottom: Int64, high: np.ndarray, queue: np.ndarray,
+    flat: np.ndarray, top: Int64, w: Int64, lo: Int64, bottom: Int64, high: np.ndarray, queue: np.ndarray,
     queued: np.ndarray, head: Int64, tail: Int64,
 ) -> None:  # fmt: skip
-    """Lower ``high`` (see :func:`reached_by_row`) from the cells ``queue[head:tail]`` (a ring
-    of ``len(queue)`` slots, a cell in it at most once: ``queued``) until nothing lowers:
-    each step through an open wall inside rows ``lo .. bottom - 1`` of ``flat`` (from
-    ``flat[base]``, the row ``lo`` of ``high``'s first) keeps a way's highest row, or raises it
-    to the row it enters."""
+    """Lower ``high`` (see :func:`reached_by_row`; its cells from row ``top`` of the grid
+    ``flat``) from the cells ``queue[head:tail]`` (a ring of ``len(queue)`` slots, a cell in
+    it at most once: ``queued``) until nothing lowers: each step through an open wall inside
+    rows ``lo .. bottom - 1`` keeps a way's highest row, or raises it to the row it enters."""
     size = queue.shape[0]
-    first = (lo - base // w) * w  # (base // w: high's first row, in the grid)
-    last = (bottom - base // w) * w  # high's cells of the rows searched: first .. last - 1
+    base = top * w
+    first = (lo - top) * w  # high's cells of the rows searched: first .. last - 1
+    last = (bottom - top) * w
     while head != tail:
         cur = np.int64(queue[head % size])
         head += 1
@@ -93,7 +93,7 @@ def _lower(
                 nxt = cur - w if cur - w >= first and (flat[base + cur - w] & SOUTH) else -1
             if nxt < 0:
                 continue
-            row = base // w + nxt // w
+            row = top + nxt // w
             got = h if h > row else row
             if got < high[nxt]:
                 high[nxt] = got
@@ -137,7 +137,7 @@ def reached_by_row(
     high[source] = y
     queued[source] = True
     queue[0] = source
-    _lower(flat, base, w, y, bottom, high, queue, queued, 0, 1)
+    _lower(flat, top, w, y, bottom, high, queue, queued, 0, 1)
     for lo in range(y, top - 1, -1):
         if lo < y:  # row lo opens: each cell of it with an open way down starts where that leads
             tail = 0
@@ -147,7 +147,7 @@ def reached_by_row(
                     queued[c] = True
                     queue[tail] = c
                     tail += 1
-            _lower(flat, base, w, lo, bottom, high, queue, queued, 0, tail)
+            _lower(flat, top, w, lo, bottom, high, queue, queued, 0, tail)
         first_j = lo + within
         if lo == 0 and first_kept:
             first_j = j_lo  # the rows whose span passes the first row: cut there

@@ -65,6 +65,7 @@ _INT_TEXT = re.compile(r"-?(0|[1-9][0-9]*)")
 _INT = r"-?(?:0|[1-9][0-9]{0,18})"  # at most 20 characters: longer keys are refused key by key
 _INT_LIST = re.compile(f"{_INT}(?:,{_INT})*")
 _ONE_BAND_KEPT = 256  # the bands whose thresholds a schedule keeps
+_LEAST_BYTES = 7  # a keyframe's JSON at the least: "0":{},
 _MANY = 10_000  # keyframes: read with the garbage collector paused (_collector_paused)
 _first = operator.itemgetter(0)  # keyframes sorted by band alone: two of one band are refused, not compared
 
@@ -131,10 +132,10 @@ class Schedule:
             raise TypeError(f"a schedule takes a dict of keyframes, got {type(keyframes).__name__}")
         if not keyframes:
             raise ValueError("a schedule needs at least one keyframe")
-        if 7 * len(keyframes) + 1 > MAX_JSON_BYTES:  # each keyframe takes at least 7 bytes: "0":{},
+        if _LEAST_BYTES * len(keyframes) + 1 > MAX_JSON_BYTES:
             raise ValueError(
                 f"a schedule's JSON (to_json()) must be at most {MAX_JSON_BYTES} bytes: "
-                f"{len(keyframes)} keyframes take at least {7 * len(keyframes) + 1}"
+                f"{len(keyframes)} keyframes take at least {_LEAST_BYTES * len(keyframes) + 1}"
             )
         with _collector_paused(len(keyframes) >= _MANY):
             self._build(keyframes)
@@ -233,7 +234,7 @@ class Schedule:
             raise TypeError(f"a schedule's JSON must be str or bytes, got {type(text).__name__}")
         if len(text) > MAX_TEXT_BYTES:
             raise ValueError(f"not a schedule's JSON: {len(text)} bytes, over the limit of {MAX_TEXT_BYTES}")
-        with _collector_paused(len(text) >= 7 * _MANY):
+        with _collector_paused(len(text) >= _LEAST_BYTES * _MANY):
             return cls.from_json_value(loads(text, "not a schedule's JSON"))
 
     # -- values ----------------------------------------------------------------

@@ -78,19 +78,13 @@ def test_every_chunk_is_the_region_of_its_rectangle(chunk, seed, knobs, size, co
             )
 
 
-@pytest.fixture
-def client(dask_client):
-    """conftest's Dask client: two worker processes, shared by the tests of a worker."""
-    return dask_client
-
-
 @pytest.mark.parametrize("kind", sorted(PLANES))
-def test_the_same_bytes_on_every_scheduler(client, kind):
+def test_the_same_bytes_on_every_scheduler(dask_client, kind):
     plane = PLANES[kind]
     for y0, y1, x0, x1 in [(-37, 45, -29, 61), (TOP - 50, TOP, -TOP, -TOP + 33), (10**15, 10**15 + 7, 5, 90)]:
         array = es.to_dask(plane, y0, y1, x0, x1, chunks=plane.chunk * 2)
         expect = plane.region(y0, y1, x0, x1)
-        for scheduler in ("threads", "sync", client):
+        for scheduler in ("threads", "sync", dask_client):
             np.testing.assert_array_equal(array.compute(scheduler=scheduler), expect)
 
 
@@ -173,12 +167,12 @@ def test_bad_input_is_named(call, error, match):
 
 # -- Zarr -------------------------------------------------------------------
 @pytest.mark.parametrize("kind", sorted(PLANES))
-def test_a_zarr_store_holds_the_region_and_names_the_plane(tmp_path, client, kind):
+def test_a_zarr_store_holds_the_region_and_names_the_plane(tmp_path, dask_client, kind):
     plane = PLANES[kind]
     path = tmp_path / "plane.zarr"
     y0, y1, x0, x1 = -TOP + 5, -TOP + 5 + 7 * plane.chunk + 2, TOP - 5 * plane.chunk - 1, TOP
     shape = (2 * plane.chunk, 3 * plane.chunk)
-    with dask.config.set(scheduler=client):  # the workers write their own chunks
+    with dask.config.set(scheduler=dask_client):  # the workers write their own chunks
         es.write_zarr(path, plane, y0, y1, x0, x1, chunks=shape)
     store = zarr.open_array(str(path), mode="r")
     assert store.shape == (y1 - y0, x1 - x0) and store.chunks == shape  # counted from (y0, x0), as Zarr's

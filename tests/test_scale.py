@@ -25,14 +25,8 @@ distributed = pytest.importorskip("distributed")
 zarr = pytest.importorskip("zarr")
 
 
-@pytest.fixture
-def client(dask_client):
-    """conftest's Dask client: two worker processes, shared by the tests of a worker."""
-    return dask_client
-
-
-def _schedulers(client):
-    return [{"scheduler": "threads"}, {"scheduler": "sync"}, {"scheduler": client}]
+def _schedulers(dask_client):
+    return [{"scheduler": "threads"}, {"scheduler": "sync"}, {"scheduler": dask_client}]
 
 
 def _ranges(band, count, seed):
@@ -56,14 +50,14 @@ MAZES = {
 
 
 @pytest.mark.parametrize("kind", sorted(MAZES))
-def test_to_dask_gives_the_rows_on_every_scheduler(client, kind):
+def test_to_dask_gives_the_rows_on_every_scheduler(dask_client, kind):
     maze = MAZES[kind]
     ranges = _ranges(maze.band, 6, seed=len(kind))
     arrays = [es.to_dask(maze, a, b, bands_per_chunk=1 + i % 3) for i, (a, b) in enumerate(ranges)]
     for i, (array, (a, b)) in enumerate(zip(arrays, ranges, strict=True)):
         assert array.shape == (b - a, maze.width) and array.dtype == np.uint8
         assert array.chunks == (es.band_chunks(maze, a, b, 1 + i % 3), (maze.width,))
-    for kwargs in _schedulers(client):
+    for kwargs in _schedulers(dask_client):
         got = dask.compute(*arrays, **kwargs)
         for rows, (a, b) in zip(got, ranges, strict=True):
             assert rows.dtype == np.uint8 and rows.flags.c_contiguous
@@ -102,11 +96,11 @@ def test_a_chunk_is_the_rows_on_huge_pages_when_large(rows):
         assert chunk.ctypes.data % (2 << 20) == 0
 
 
-def test_one_band_chunks_on_a_cluster_match(client):
+def test_one_band_chunks_on_a_cluster_match(dask_client):
     maze = es.InfiniteMaze(300, band=16, seed=5, loops=0.25)
     array = es.to_dask(maze, -1000, 1000, bands_per_chunk=1)
     assert len(array.chunks[0]) == 126
-    np.testing.assert_array_equal(array.compute(scheduler=client), maze.rows(-1000, 1000))
+    np.testing.assert_array_equal(array.compute(scheduler=dask_client), maze.rows(-1000, 1000))
 
 
 def test_the_maze_pickles_to_an_equal_maze():
@@ -165,11 +159,11 @@ def test_bad_input_is_named(call, error, match):
 
 # -- Zarr -------------------------------------------------------------------
 @pytest.mark.parametrize("kind", sorted(MAZES))
-def test_a_zarr_store_holds_the_rows_and_names_the_maze(tmp_path, client, kind):
+def test_a_zarr_store_holds_the_rows_and_names_the_maze(tmp_path, dask_client, kind):
     maze = MAZES[kind]
     path = tmp_path / "maze.zarr"
     start, stop = -3 * maze.band - 2, 5 * maze.band + 3
-    with dask.config.set(scheduler=client):  # the workers write their own chunks
+    with dask.config.set(scheduler=dask_client):  # the workers write their own chunks
         es.write_zarr(path, maze, start, stop, bands_per_chunk=2)
     store = zarr.open_array(str(path), mode="r")
     assert store.shape == (stop - start, maze.width) and store.chunks == (2 * maze.band, maze.width)
@@ -277,13 +271,13 @@ PERFECT = ["eller", "eller:h=0.8,v=0.2", "growing-tree:random", "backtracker", "
 
 
 @pytest.mark.parametrize("algorithm", PERFECT)
-def test_datasets_are_the_same_on_every_scheduler_and_chunking(client, algorithm):
+def test_datasets_are_the_same_on_every_scheduler_and_chunking(dask_client, algorithm):
     n, w, h = 13, 8, 6
     expected = es.dataset(n, w, h, algorithm=algorithm, seed=7)
     for grid in expected:
         assert perfect_problems(grid) == []
     lazy = [es.dataset(n, w, h, algorithm=algorithm, seed=7, chunks=c) for c in (1, 4, (0, 13), (6, 0, 7))]
-    for kwargs in _schedulers(client):
+    for kwargs in _schedulers(dask_client):
         for got in dask.compute(*lazy, **kwargs):
             np.testing.assert_array_equal(got, expected)
 
@@ -305,12 +299,12 @@ def test_solutions_walk_from_start_to_end(algorithm):
         assert _walk_ok(grid, path), (algorithm, i)
 
 
-def test_lazy_solutions_equal_eager_ones(client):
+def test_lazy_solutions_equal_eager_ones(dask_client):
     eager = es.dataset(11, 7, 5, algorithm="backtracker", seed=9, solutions=True)
     for chunks in (3, (5, 6), 11):
         lazy = es.dataset(11, 7, 5, algorithm="backtracker", seed=9, solutions=True, chunks=chunks)
         assert lazy.mazes.chunks[0] == lazy.endpoints.chunks[0]
-        for kwargs in _schedulers(client):
+        for kwargs in _schedulers(dask_client):
             got = es.Dataset(*dask.compute(*lazy, **kwargs))
             for name in es.Dataset._fields:
                 np.testing.assert_array_equal(getattr(got, name), getattr(eager, name), err_msg=name)
