@@ -33,65 +33,24 @@ import numpy as np
 
 from ._atomic import atomic_write
 from ._format import EAST, SOUTH
+from ._pixels import (
+    FLOOR,
+    PATH,
+    WALL,
+    Endpoint,
+    check_sizes,
+    edge_x,
+    image_size,
+    pack2,
+    path_masks,
+    pixel_blocks,
+)
 from ._validate import check_int, check_rows, check_xml_text
 from .analysis import solve, suggest_endpoints
 
 __all__ = ["FLOOR", "PALETTE", "PATH", "WALL", "png_rows", "svg", "write_image", "write_png"]
 
-FLOOR, WALL, PATH = 0, 1, 2
 PALETTE = [(255, 255, 255), (24, 24, 32), (220, 40, 40)]
-
-
-def image_size(width: int, height: int, cell: int, wall: int) -> tuple[int, int]:
-    return width * cell + (width + 1) * wall, height * cell + (height + 1) * wall
-
-
-def _check_sizes(cell: int, wall: int) -> tuple[int, int]:
-    # wall 0 would draw no wall at all: a blank picture
-    return check_int("cell", cell, 1, 1000), check_int("wall", wall, 1, 1000)
-
-
-Endpoint = int | tuple[int, int]
-
-
-def _edge_x(name: str, value: object, row: int | None, width: int) -> int:
-    """The column of an endpoint given as x or as a ``(y, x)`` cell, which
-    must lie on ``row`` (the top row for ``start``, the bottom row for
-    ``end``; ``None``: not known, so not checked)."""
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if isinstance(value, (tuple, list)):
-        if len(value) != 2:
-            raise TypeError(f"{name} must be a column x or a (y, x) cell, got {value!r}")
-        y = check_int(f"{name}[0] (y)", value[0], 0)
-        if row is not None and y != row:
-            edge = "top" if name == "start" else "bottom"
-            raise ValueError(f"{name} must be a cell of the {edge} row (y = {row}), got {tuple(value)!r}")
-        return check_int(f"{name}[1] (x)", value[1], 0, width - 1)
-    return check_int(name, value, 0, width - 1)
-
-
-def _path_masks(path: np.ndarray | None, height: int, width: int) -> tuple[np.ndarray, ...] | None:
-    """Cells on the path and the EAST/SOUTH passages it goes through."""
-    if path is None:
-        return None
-    path = np.asarray(path)
-    if path.ndim != 2 or path.shape[1] != 2 or len(path) == 0:
-        raise ValueError(f"path must be a (k, 2) array of (y, x) cells, got shape {path.shape}")
-    ys, xs = path[:, 0].astype(np.int64), path[:, 1].astype(np.int64)
-    if ys.min() < 0 or ys.max() >= height or xs.min() < 0 or xs.max() >= width:
-        raise ValueError("path has cells outside the grid")
-    on = np.zeros((height, width), bool)
-    on[ys, xs] = True
-    east = np.zeros((height, width), bool)
-    south = np.zeros((height, width), bool)
-    dy, dx = np.diff(ys), np.diff(xs)
-    if (np.abs(dy) + np.abs(dx) != 1).any():
-        raise ValueError("path must step between neighbouring cells")
-    horizontal = dy == 0
-    east[ys[:-1][horizontal], np.minimum(xs[:-1], xs[1:])[horizontal]] = True
-    south[np.minimum(ys[:-1], ys[1:])[~horizontal], xs[:-1][~horizontal]] = True
-    return on, east, south
 
 
 def png_rows(
@@ -133,73 +92,33 @@ def png_rows(
     >>> [list(r) for r in rows]
     [[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]]
     """
-    cell, wall = _check_sizes(cell, wall)
-    px_w, _ = image_size(width, 1, cell, wall)
+    cell, wall = check_sizes(cell, wall)
+    for block in _blocks(rows, width, height, cell, wall, start, end, path):
+        for line in block:
+            yield line.tobytes()
+
+
+def _blocks(
+    rows: Iterable[np.ndarray],
+    width: int,
+    height: int | None,
+    cell: int,
+    wall: int,
+    start: Endpoint | None,
+    end: Endpoint | None,
+    path: np.ndarray | None,
+) -> Iterator[np.ndarray]:
+    """:func:`pixel_blocks` of ``rows``, the marks checked first."""
     masks = None
     if path is not None:
         if height is None:
             raise ValueError("height is needed to draw a path")
-        masks = _path_masks(path, height, width)
-    # column layout: x of each cell's first pixel, and of the wall to its right
-    cell_x = wall + np.arange(width) * (cell + wall)
-    inner_cells = cell_x[:, None] + np.arange(cell)  # (width, cell) pixel columns of each cell
-    inner = inner_cells.reshape(-1)
-    gap_x = (cell_x + cell)[:-1]  # first pixel of the wall between cell x and x + 1
+        masks = path_masks(path, height, width)
     if start is not None:
-        start = _edge_x("start", start, 0, width)
+        start = edge_x("start", start, 0, width)
     if end is not None:
-        end = _edge_x("end", end, None if height is None else height - 1, width)
-    top = np.full(px_w, WALL, np.uint8)
-    if start is not None:
-        top[cell_x[start] : cell_x[start] + cell] = FLOOR if masks is None else PATH
-    for _ in range(wall):
-        yield top.tobytes()
-    previous = None
-    y = 0
-    for row in rows:
-        if previous is not None:
-            yield from _wall_stripe(previous, y - 1, cell_x, cell, wall, px_w, masks, None)
-        row = check_rows("row", np.asarray(row), width)[0]
-        line = np.full(px_w, WALL, np.uint8)
-        line[inner] = FLOOR
-        line[(gap_x[(row[:-1] & EAST) != 0][:, None] + np.arange(wall)).reshape(-1)] = FLOOR
-        if masks is not None:
-            on, east, _ = masks
-            line[inner_cells[on[y]].reshape(-1)] = PATH
-            line[(gap_x[east[y, :-1]][:, None] + np.arange(wall)).reshape(-1)] = PATH
-        data = line.tobytes()
-        for _ in range(cell):
-            yield data
-        previous = row
-        y += 1
-    if previous is not None:
-        yield from _wall_stripe(previous, y - 1, cell_x, cell, wall, px_w, masks, end, bottom=True)
-
-
-def _wall_stripe(
-    row: np.ndarray,
-    y: int,
-    cell_x: np.ndarray,
-    cell: int,
-    wall: int,
-    px_w: int,
-    masks: tuple[np.ndarray, ...] | None,
-    end: int | None,
-    bottom: bool = False,
-) -> Iterator[bytes]:
-    """The ``wall`` pixel rows under maze row ``row`` (index y)."""
-    line = np.full(px_w, WALL, np.uint8)
-    inner = cell_x[:, None] + np.arange(cell)
-    if not bottom:
-        line[inner[(row & SOUTH) != 0].reshape(-1)] = FLOOR
-        if masks is not None:
-            line[inner[masks[2][y]].reshape(-1)] = PATH
-    elif end is not None:
-        end = check_int("end", end, 0, len(cell_x) - 1)
-        line[cell_x[end] : cell_x[end] + cell] = FLOOR if masks is None else PATH
-    data = line.tobytes()
-    for _ in range(wall):
-        yield data
+        end = edge_x("end", end, None if height is None else height - 1, width)
+    return pixel_blocks(rows, width, cell, wall, start, end, masks)
 
 
 def write_png(
@@ -257,19 +176,19 @@ def write_png(
     if isinstance(rows, np.ndarray):
         grid = check_rows("rows", rows)
         height, width = grid.shape
-        rows = iter(grid)
+        rows = grid
     if width is None or height is None:
         raise ValueError("width and height are needed when rows is not a grid")
     width = check_int("width", width, 1)
     height = check_int("height", height, 1)
-    cell, wall = _check_sizes(cell, wall)
+    cell, wall = check_sizes(cell, wall)
     px_w, px_h = image_size(width, height, cell, wall)
     if max(px_w, px_h) > PNG_MAX_SIDE:
         raise ValueError(f"a {px_w} x {px_h} pixel picture is larger than PNG allows ({PNG_MAX_SIDE} a side)")
     chunks = b"" if description is None else _text_chunk("Description", description)
-    counted = _counting(rows, height, progress)
-    drawn = png_rows(counted, width, cell=cell, wall=wall, start=start, end=end, path=path, height=height)
-    pixels = map(_pack2, drawn)
+    counted = rows if isinstance(rows, np.ndarray) and progress is None else _counting(rows, height, progress)
+    drawn = _blocks(counted, width, height, cell, wall, start, end, path)
+    pixels = (line for block in drawn for line in pack2(block))
     writer = png.Writer(px_w, px_h, palette=PALETTE, bitdepth=2, compression=6, chunk_limit=1 << 18)
     if isinstance(target, (str, os.PathLike)):
         with atomic_write(target) as f:
@@ -308,16 +227,6 @@ class _AfterHeader:
 
     def flush(self) -> None:
         self._f.flush()
-
-
-def _pack2(row: bytes) -> bytes:
-    """Palette indices (one byte a pixel) packed four pixels a byte, as a
-    PNG of bit depth 2 stores them (a quarter of the data to compress)."""
-    pixels = np.frombuffer(row, np.uint8)
-    padded = np.zeros(-(-len(pixels) // 4) * 4, np.uint8)
-    padded[: len(pixels)] = pixels
-    quads = padded.reshape(-1, 4)
-    return ((quads[:, 0] << 6) | (quads[:, 1] << 4) | (quads[:, 2] << 2) | quads[:, 3]).tobytes()
 
 
 def _counting(
@@ -378,11 +287,11 @@ def svg(
     """
     grid = check_rows("grid", grid)
     h, w = grid.shape
-    cell, wall = _check_sizes(cell, wall)
+    cell, wall = check_sizes(cell, wall)
     if start is not None:
-        start = _edge_x("start", start, 0, w)
+        start = edge_x("start", start, 0, w)
     if end is not None:
-        end = _edge_x("end", end, h - 1, w)
+        end = edge_x("end", end, h - 1, w)
     description = None if description is None else check_xml_text("description", description)
     pitch = cell + wall
     px_w, px_h = image_size(w, h, cell, wall)
@@ -418,7 +327,7 @@ def svg(
         'stroke-linecap="square" fill="none"/>',
     ]
     if path is not None:
-        _path_masks(path, h, w)  # validates
+        path_masks(path, h, w)  # validates
         parts.append(_svg_polyline(path, cell, wall, px_h, start is not None, end is not None))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

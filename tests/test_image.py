@@ -9,13 +9,17 @@ import subprocess
 import tracemalloc
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from unittest import mock
 
 import cli_support
 import numpy as np
 import png
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import eller_stream as es
+from eller_stream import _pixels
 
 from naive import EAST, SOUTH
 
@@ -132,6 +136,37 @@ def test_streamed_png_memory_does_not_grow_with_height():
     image_bytes = (2 * 100 + 101) * (3 * 40000 + 1) // 4  # the 2-bit image, uncompressed
     assert tall < small + 64 * 1024, (small, tall)
     assert tall < image_bytes / 4 and written > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    w=st.integers(1, 12),
+    h=st.integers(1, 12),
+    cell=st.integers(1, 4),
+    wall=st.integers(1, 3),
+    seed=st.integers(0, 2**64 - 1),
+    block=st.sampled_from([1, 60, 1 << 18]),
+    marks=st.sampled_from(["none", "endpoints", "path"]),
+)
+def test_a_picture_drawn_in_blocks_of_any_size_is_the_picture(w, h, cell, wall, seed, block, marks):
+    # the pixel rows are drawn many maze rows at a time (_pixels.BLOCK_PIXELS, here down to a maze
+    # row a block): the wall under a block's last row waits for the next block, the last one is the
+    # bottom wall; from a grid and from rows one at a time, packed into a PNG and as bytes
+    grid = es.backtracker(w, h, seed=seed)
+    start = end = path = None
+    if marks != "none":
+        (_, start), (_, end) = es.suggest_endpoints(grid)
+        if marks == "path":
+            path = es.solve(grid, (0, start), (h - 1, end))
+    want = expected_image(grid, cell, wall, start, end, path)
+    kw = {"cell": cell, "wall": wall, "start": start, "end": end, "path": path}
+    with mock.patch.object(_pixels, "BLOCK_PIXELS", block):
+        for rows in (grid, iter(grid)):
+            buf = io.BytesIO()
+            es.write_png(buf, rows, width=w, height=h, **kw)
+            np.testing.assert_array_equal(read_png(buf.getvalue()), want)
+        lines = list(es.png_rows(iter(grid), w, height=h, **kw))
+    np.testing.assert_array_equal(np.array([list(line) for line in lines], np.uint8), want)
 
 
 def test_png_row_count_must_match():
