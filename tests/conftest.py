@@ -1,8 +1,6 @@
-import compileall
 import gc
 import importlib.util
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -16,6 +14,7 @@ import pytest
 from hypothesis import settings
 
 sys.path.insert(0, os.path.dirname(__file__))
+import bytecode
 
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=30, deadline=None)
@@ -32,28 +31,9 @@ def _jit_on() -> bool:
     return not lean and os.environ.get("NUMBA_DISABLE_JIT", "0").strip() in ("", "0")
 
 
-def _compile_bytecode() -> None:
-    """Write the bytecode of the package the tests import and of the tests'
-    helpers, once, where Python looks for it (``__pycache__``): where
-    ``PYTHONDONTWRITEBYTECODE`` is set (as on CI's machines) no process
-    writes it, and each of the run's ~150 (the workers, the warm-up, every
-    command line and server a test starts) compiled the package's source
-    again: 0.13 s of CPU each that imports most of it. Python still reads
-    bytecode that is there; where it cannot be written, nothing changes."""
-    spec = importlib.util.find_spec("eller_stream")
-    folders = [os.path.dirname(__file__)]
-    if spec is not None and spec.origin is not None:
-        folders.append(os.path.dirname(spec.origin))
-    for folder in folders:
-        try:  # not the test modules: pytest rewrites their asserts as it imports them
-            compileall.compile_dir(folder, quiet=2, rx=re.compile(r"[/\\]test_[^/\\]*\.py$"))
-        except OSError:
-            pass
-
-
 def pytest_configure(config: pytest.Config) -> None:
-    """In the controller (or the one process) of a run, the bytecode first
-    (:func:`_compile_bytecode`).
+    """In the controller (or the one process) of a run, the package's
+    bytecode first, and on a run on xdist workers the tests' too (``bytecode.py``).
 
     In the controller of a run on xdist workers (``-n 2``): get the kernels
     ready (``warm_kernels.py``) in two processes, one half each, while the
@@ -63,10 +43,15 @@ def pytest_configure(config: pytest.Config) -> None:
     one the two processes load the kernels and end in a few seconds."""
     if hasattr(config, "workerinput"):
         return
-    _compile_bytecode()
-    if config.getoption("dist", "no") == "no" or not _jit_on():
+    bytecode.compile_package()
+    if config.getoption("dist", "no") == "no":
         return
-    if config.option.collectonly or importlib.util.find_spec("numba") is None:
+    _start_warm_up(config)
+    bytecode.rewrite_tests(config)  # while the warm-up's halves start
+
+
+def _start_warm_up(config: pytest.Config) -> None:
+    if not _jit_on() or config.option.collectonly or importlib.util.find_spec("numba") is None:
         return
     spec = importlib.util.find_spec("eller_stream")  # the package the workers import (their sys.path is this)
     if spec is None or spec.origin is None:
