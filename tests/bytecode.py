@@ -51,16 +51,20 @@ def rewrite_tests(config: pytest.Config) -> None:
         make, write = rewrite._rewrite_test, rewrite._write_pyc_fp
     except (ImportError, AttributeError):
         return
-    for source in [HERE / "conftest.py", *sorted(HERE.glob("test_*.py"))]:
+    sources = [HERE / "conftest.py", *sorted(HERE.glob("test_*.py"))]
+    try:
+        cache_dir(sources[0]).mkdir(exist_ok=True)
+    except OSError:  # a folder no one may write to: each worker rewrites them as before
+        return
+    for source in sources:
         pyc = cache_dir(source) / (source.name[:-3] + tail)
         if read(source, pyc) is not None:
             continue
         part = pyc.with_name(f"{pyc.name}.{os.getpid()}")
         try:
             source_hash, code = make(source, config)
-            pyc.parent.mkdir(exist_ok=True)
             with open(part, "wb") as f:
                 write(f, source_hash, code)
             os.replace(part, pyc)  # whole or not at all: a worker may read it at once
-        except (OSError, SyntaxError, ValueError):
+        except (OSError, SyntaxError, ValueError):  # pytest reports a test module it cannot import
             continue
