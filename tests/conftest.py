@@ -46,16 +46,20 @@ def pytest_configure(config: pytest.Config) -> None:
     bytecode.compile_package()
     if config.getoption("dist", "no") == "no":
         return
-    _start_warm_up(config)
+    if _start_warm_up(config) and hasattr(os, "nice"):
+        # what this process starts from now on (the workers, and all they start) yields to the
+        # warm-up's halves, the run's longest chain: the workers' start and collection (10 s of
+        # CPU) no longer lengthen it; once it is over, nothing of the run competes with them
+        os.nice(5)
     bytecode.rewrite_tests(config)  # while the warm-up's halves start
 
 
-def _start_warm_up(config: pytest.Config) -> None:
+def _start_warm_up(config: pytest.Config) -> bool:
     if not _jit_on() or config.option.collectonly or importlib.util.find_spec("numba") is None:
-        return
+        return False
     spec = importlib.util.find_spec("eller_stream")  # the package the workers import (their sys.path is this)
     if spec is None or spec.origin is None:
-        return
+        return False
     where = os.path.dirname(os.path.dirname(spec.origin))
     env = {**os.environ, "PYTHONPATH": where + os.pathsep + os.environ.get("PYTHONPATH", "")}
     out = subprocess.DEVNULL
@@ -73,6 +77,7 @@ def _start_warm_up(config: pytest.Config) -> None:
         open(ready, "w").close()
 
     threading.Thread(target=wait, name="warm-up", daemon=True).start()
+    return True
 
 
 _READY = pytest.StashKey[str]()
