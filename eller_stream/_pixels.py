@@ -102,11 +102,14 @@ def pixel_blocks(
     cell_x = wall + np.arange(width) * (cell + wall)  # each cell's first pixel column
     inner = cell_x[:, None] + np.arange(cell)  # (width, cell): the columns of each cell
     gaps = (cell_x + cell)[:-1, None] + np.arange(wall)  # (width - 1, wall): of each wall between two
-    colour = FLOOR if masks is None else PATH
-    top = np.full((wall, px_w), WALL, np.uint8)
-    if start is not None:
-        top[:, cell_x[start] : cell_x[start] + cell] = colour
-    yield top
+
+    def outer(opening: int | None) -> np.ndarray:  # the top or the bottom wall, opened at a column
+        stripe = np.full((wall, px_w), WALL, np.uint8)
+        if opening is not None:
+            stripe[:, cell_x[opening] : cell_x[opening] + cell] = FLOOR if masks is None else PATH
+        return stripe
+
+    yield outer(start)
     y, held = 0, None  # held: the wall rows under the last maze row drawn, unless it is the last
     for block in _row_blocks(rows, width, max(1, BLOCK_PIXELS // ((cell + wall) * px_w))):
         k = len(block)
@@ -133,10 +136,7 @@ def pixel_blocks(
         yield drawn[:-wall]
         held, y = drawn[-wall:], y + k
     if held is not None:
-        bottom = np.full((wall, px_w), WALL, np.uint8)
-        if end is not None:
-            bottom[:, cell_x[end] : cell_x[end] + cell] = colour
-        yield bottom
+        yield outer(end)
 
 
 def pack2(block: np.ndarray) -> np.ndarray:
