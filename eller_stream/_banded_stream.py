@@ -9,7 +9,6 @@ import numpy as np
 
 from . import _checkpoint
 from . import _engine as engine
-from . import _level_kernels as lk
 from ._numba import call
 from ._params import BandParams
 from ._stream_base import RowStream, Sets
@@ -137,7 +136,7 @@ class BandedStream(RowStream):
         if y and maze._whole_in(b):  # the sets of the rows with their rooms and loops, not the plain ones
             if self._held is None or self._held[0] != b:
                 self._held = (b, maze._whole_band(b))
-            call(lk.band_row_sets, self._held[1][:y], left, right)
+            call(engine.band_row_sets, self._held[1][:y], left, right)
         row = np.empty(self._width, np.uint8)
         call(engine.eller_close, left, right, row)
         return row

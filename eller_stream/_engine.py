@@ -25,8 +25,8 @@ import numpy as np
 from . import _fork, _lean_bands, _lean_eller
 from ._backend import LEAN, backend
 
-__all__ = ["Warming", "band_stream_rows", "bands_rows", "bands_stream_rows", "cold", "eller_close"]
-__all__ += ["eller_rows", "lean_first", "lean_up_to", "settle"]
+__all__ = ["Warming", "band_row_sets", "band_stream_rows", "bands_rows", "bands_stream_rows", "cold"]
+__all__ += ["eller_close", "eller_rows", "is_noncrossing_partition", "lean_first", "lean_up_to", "settle"]
 
 COLD_ROWS = 16  # a stream's blocks while its kernel is not ready: the first rows come at once
 LEAN_CELLS = 1 << 16  # a larger job waits for the kernel (the lean twin: ~15 ms at 230 ns a cell)
@@ -131,8 +131,8 @@ class Warming(Generic[P, R]):
 
 
 def _cells(args: tuple[Any, ...]) -> int:
-    """The cells of a call's job: its largest 2-d array (the rows it writes)."""
-    return max((a.size for a in args if isinstance(a, np.ndarray) and a.ndim == 2), default=0)
+    """The cells of a call's job: its largest array (the rows it writes, or a row's sets)."""
+    return max((a.size for a in args if isinstance(a, np.ndarray)), default=0)
 
 
 def _copies(args: tuple[Any, ...]) -> list[Any]:
@@ -153,6 +153,12 @@ def lean_first(kernel: object) -> bool:
     return _lean_cells[0] > LEAN_CELLS and cold(kernel)
 
 
+def _plain(kernel: Callable[P, R]) -> Callable[P, R]:
+    """A kernel's own plain Python (jit or not), the lean twin of one that calls no other kernel."""
+    plain: Callable[P, R] = getattr(kernel, "py_func", kernel)
+    return plain
+
+
 def cold(kernel: object) -> bool:
     """Whether ``kernel`` is a :class:`Warming` kernel whose lean twin still answers."""
     return isinstance(kernel, Warming) and not kernel.done.is_set()
@@ -164,8 +170,9 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=Warming._forked)
 
 if LEAN:
-    from ._eller_kernels import eller_close  # plain Python: one row
+    from ._eller_kernels import eller_close, is_noncrossing_partition  # plain Python: one row
 
+    band_row_sets = _lean_bands.band_row_sets
     eller_rows = _lean_eller.eller_rows
     band_stream_rows = _lean_bands.band_stream_rows
     bands_rows = _lean_bands.bands_rows
@@ -174,8 +181,11 @@ else:
     from . import _band_kernels, _eller_kernels, _level_kernels
 
     eller_rows = Warming(_eller_kernels.eller_rows, _lean_eller.eller_rows)
-    plain_close = getattr(_eller_kernels.eller_close, "py_func", _eller_kernels.eller_close)  # jit or not
-    eller_close = Warming(_eller_kernels.eller_close, plain_close)
+    eller_close = Warming(_eller_kernels.eller_close, _plain(_eller_kernels.eller_close))
+    is_noncrossing_partition = Warming(
+        _eller_kernels.is_noncrossing_partition, _plain(_eller_kernels.is_noncrossing_partition)
+    )
+    band_row_sets = Warming(_level_kernels.band_row_sets, _lean_bands.band_row_sets)
     band_stream_rows = Warming(_band_kernels.band_stream_rows, _lean_bands.band_stream_rows)
     bands_rows = Warming(_level_kernels.bands_rows, _lean_bands.bands_rows)
     bands_stream_rows = Warming(_level_kernels.bands_stream_rows, _lean_bands.bands_stream_rows)

@@ -30,7 +30,8 @@ from ._format import EAST, SOUTH
 from ._lean_eller import eller_step, join_east, labels_of, last_cells, lists_of, next_labels, roots
 from ._rng import _mix64_int, draws
 
-__all__ = ["band_span", "band_stream_rows", "bands_rows", "bands_stream_rows", "rooms_of", "seam_doors"]
+__all__ = ["band_row_sets", "band_span", "band_stream_rows", "bands_rows", "bands_stream_rows", "rooms_of"]
+__all__ += ["seam_doors"]
 
 GOLDEN = 0x9E3779B97F4A7C15
 MASK = 2**64 - 1
@@ -345,3 +346,18 @@ def bands_rows(
     for j, lo in enumerate(range(0, out.shape[0], band_height)):
         th = ths[j if len(ths) > 1 else 0]
         band_make(out[lo : lo + band_height], int(key), (int(band0) + j) % 2**64, band_height, th)
+
+
+def band_row_sets(rows: np.ndarray, left: np.ndarray, right: np.ndarray) -> None:
+    """The sets of the row after ``rows`` (a band's rows from its first row,
+    loops and rooms included) into ``left``/``right``: each row's components
+    followed down to the next one through its openings, as Eller does (a
+    component that reaches no later row joins nothing after it)."""
+    h, w = rows.shape
+    labels = np.arange(w, dtype=np.int64)
+    for y in range(h):
+        parent = list(range(w))
+        east = np.flatnonzero(rows[y, :-1] & EAST).tolist()
+        join_east(labels.tolist(), east, parent, np.zeros(w, np.uint8))
+        labels = next_labels(roots(parent, labels), (rows[y] & SOUTH) != 0)
+    lists_of(labels, left, right)

@@ -17,7 +17,7 @@ from . import _checkpoint
 from . import _engine as engine
 from . import _parallel as par
 from ._checkpoint import ELLER_MAX_ROWS as MAX_ROWS
-from ._eller_kernels import LR_PAD, is_noncrossing_partition
+from ._eller_kernels import LR_PAD
 from ._numba import call
 from ._rng import seed_key, threshold
 from ._stream_base import RowStream, Sets, closed_rows
@@ -161,7 +161,7 @@ class EllerStream(RowStream):
         left[:width] = state.left
         right[:width][state.left] = np.arange(width, dtype=np.int32)
         right[width:] = left[width:]
-        if not call(is_noncrossing_partition, left[:width], right[:width]):
+        if not call(engine.is_noncrossing_partition, left[:width], right[:width]):
             raise ValueError("checkpoint data is corrupt (row sets are not a valid Eller state)")
         stream = cls(width, state.seed, state.horizontal, state.vertical)
         stream._gen = Sets(state.rows, left, right)

@@ -171,6 +171,34 @@ def test_a_stream_across_bands_is_the_kernels(
     assert np.array_equal(lists[0][:width], lists[2][:width])
 
 
+@given(
+    width=st.integers(1, 60),
+    band_height=st.integers(2, 24),
+    cut=st.integers(0, 23),
+    seed=seeds,
+    band0=st.integers(0, 2**64 - 1),
+    horizontal=probabilities,
+    vertical=probabilities,
+    doors=door_probabilities,
+    loops=probabilities,
+    rooms=room_shares,
+)
+def test_the_sets_after_a_bands_rows_are_the_kernels(
+    width: int, band_height: int, cut: int, seed: int, band0: int, **knobs: float
+) -> None:
+    """The sets a stream closes with, after the rows of a band with loops and rooms so far."""
+    th = thresholds(doors_above=knobs["doors"], **knobs)
+    rows = np.zeros((band_height, width), np.uint8)
+    scratch = [np.empty(width + LR, np.int32), np.empty(width + LR, np.int32)]
+    tail = [np.empty(width, np.uint8), np.empty(width + 1, np.int32)]
+    lk.bands_rows(rows, seed_key(seed), np.uint64(band0), band_height, th, *scratch, *tail)
+    rows = rows[: max(1, band_height - cut)]
+    lists = [np.full(width + LR, -1, np.int32) for _ in range(4)]
+    lk.band_row_sets(rows, lists[0], lists[1])
+    lb.band_row_sets(rows, lists[2], lists[3])
+    assert np.array_equal(lists[0], lists[2]) and np.array_equal(lists[1], lists[3])
+
+
 def test_the_lists_and_the_labels_round_trip() -> None:
     left, right = sets_after(37, 6, 5)
     labels = le.labels_of(left, 37)
@@ -396,6 +424,41 @@ def test_while_numba_compiles_the_streams_kernels_the_first_rows_come_from_the_l
     assert all(any(cache.glob(f"{top}*.nbi")) for top in TOP_KERNELS), "numba compiled and cached them"
 
 
+NUMBA_NEVER_READY = r"""
+import hashlib, sys
+import eller_stream as es
+
+s = es.InfiniteMaze(30, 8, 4, loops=0.5, rooms=0.3).stream(-3)
+rows = [s.take(12), s.finish()]
+e = es.EllerStream(20, seed=3)
+rows.append(e.take(5))
+rows.append(es.EllerStream.resume(e.checkpoint()).take(4))
+print(hashlib.sha256(b"".join(r.tobytes() for r in rows)).hexdigest())
+"""
+
+
+@needs_numba
+def test_a_small_stream_closes_and_resumes_while_numba_is_not_ready(tmp_path: Path) -> None:
+    """Under a numba whose import never ends, a small stream with loops and
+    rooms is closed (its sets after the band's rows so far) and a stream
+    resumed (its sets checked) by the lean twins: a small job never waits
+    for numba (both waited for it, a second on a warm cache, before)."""
+    fake = tmp_path / "numba"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("import time\ntime.sleep(3600)\n")
+    environ = {**ENV, "PYTHONPATH": str(tmp_path) + os.pathsep + ENV["PYTHONPATH"]}
+    environ.pop("ELLER_STREAM_BACKEND", None)
+    command = [sys.executable, "-c", NUMBA_NEVER_READY]
+    done = subprocess.run(command, capture_output=True, text=True, env=environ, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    s = es.InfiniteMaze(30, 8, 4, loops=0.5, rooms=0.3).stream(-3)
+    rows = [s.take(12), s.finish()]
+    e = es.EllerStream(20, seed=3)
+    rows.append(e.take(5))
+    rows.append(es.EllerStream.resume(e.checkpoint()).take(4))
+    assert done.stdout.strip() == hashlib.sha256(b"".join(r.tobytes() for r in rows)).hexdigest()
+
+
 @pytest.mark.slow
 @pytest.mark.long
 @needs_numba
@@ -603,7 +666,7 @@ try:
 except es.NeedsNumba as e:
     print("needs numba:", "pip install numba" in str(e))
 """
-    done = subprocess.run([python, "-c", code], capture_output=True, text=True, env=environ, timeout=120)
+    done = subprocess.run([python, "-c", code], capture_output=True, text=True, env=environ, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "lean False" and lines[-1] == "needs numba: True"
