@@ -123,12 +123,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     On xdist workers, the tests of the server and the browser first in the
     second worker's share, those of the Dask cluster last (xdist's
     worksteal hands each worker an equal run of the order, then a worker
-    with none left takes the end of another's): each session fixture then
+    with none left takes the end of another's): each shared fixture then
     starts in one worker, not in both (a server and a chromium, 3 s of CPU;
-    a cluster, 2.5 s), and the cluster, whose processes and client thread
-    take 0.12 s of CPU a second while idle, lives for its tests alone, not
-    for the rest of the run; nor do its threads' allocations count in a
-    test that measures its own with tracemalloc."""
+    a cluster, 2.5 s), and the cluster's tests come one after another, so
+    that it starts once and ends with them (``dask_client``)."""
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
     workers = getattr(config, "workerinput", {}).get("workercount", 1)
     if workers < 2:
@@ -219,20 +217,35 @@ def browser(_chromium: Any) -> Any:
     return _chromium
 
 
-@pytest.fixture(scope="session")
-def dask_client() -> Iterator[Any]:
-    """A Dask client of two worker processes of one thread each, on the loopback only,
-    shared by the tests of a worker (the [dask] extra: a module that uses it skips without)."""
-    import distributed
+_CLUSTER: list[tuple[Any, Any]] = []  # the worker's Dask cluster and client, while its tests run
 
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        processes=True,
-        threads_per_worker=1,
-        host="127.0.0.1",
-        dashboard_address=None,
-        worker_dashboard_address=None,
-    )
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
+
+@pytest.fixture
+def dask_client() -> Any:
+    """A Dask client of two worker processes of one thread each, on the loopback only,
+    shared by a run of consecutive tests that use it (the [dask] extra: a module that
+    uses it skips without). It is closed after the last of them (``pytest_runtest_teardown``):
+    idle, its processes and the client's thread take 0.12 s of CPU a second, and
+    ``tracemalloc`` counts its threads' allocations in a test that measures its own."""
+    if not _CLUSTER:
+        import distributed
+
+        cluster = distributed.LocalCluster(
+            n_workers=2,
+            processes=True,
+            threads_per_worker=1,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",  # None binds 8787 all the same (dask/distributed#8136):
+            worker_dashboard_address=None,  # a second cluster warned that the port was taken
+        )
+        _CLUSTER.append((cluster, distributed.Client(cluster)))
+    return _CLUSTER[0][1]
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """The Dask cluster ends with the last of a run of tests that use it (a
+    worker that takes more such tests from the other later starts another)."""
+    if _CLUSTER and "dask_client" not in getattr(nextitem, "fixturenames", ()):
+        cluster, client = _CLUSTER.pop()
+        client.close()
+        cluster.close()
