@@ -126,21 +126,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     with none left takes the end of another's): each shared fixture then
     starts in one worker, not in both (a server and a chromium, 3 s of CPU;
     a cluster, 2.5 s), and the cluster's tests come one after another, so
-    that it starts once and ends with them (``dask_client``)."""
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
-    workers = getattr(config, "workerinput", {}).get("workercount", 1)
-    if workers < 2:
-        return
+    that it starts once and ends with them (``dask_client``); in one
+    process, or where the shares cannot be laid out so, the cluster's
+    tests still come last, one after another."""
 
     def uses(item: pytest.Item, names: set[str]) -> bool:
         return not names.isdisjoint(getattr(item, "fixturenames", ()))
 
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
     web = [item for item in items if uses(item, {"server", "browser"})]
     dask = [item for item in items if uses(item, {"dask_client"}) and not uses(item, {"server", "browser"})]
     rest = [item for item in items if not uses(item, {"server", "browser", "dask_client"})]
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
     first = len(items) // workers  # as xdist splits: the first share, then the rest among the others
-    if len(web) + len(dask) <= len(items) - first:
+    if workers >= 2 and len(web) + len(dask) <= len(items) - first:
         items[:] = rest[:first] + web + rest[first:] + dask
+    else:
+        items.sort(key=lambda item: uses(item, {"dask_client"}))
 
 
 @pytest.hookimpl(tryfirst=True)
