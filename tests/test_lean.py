@@ -110,31 +110,37 @@ def thresholds(**knobs: float) -> np.ndarray:
     return BandParams.thresholds_of(values, np.array([doors_above]))
 
 
-@given(
-    width=st.integers(1, 60),
-    band_height=st.integers(2, 24),
-    bands=st.integers(1, 3),
-    cut=st.integers(0, 5),
-    seed=seeds,
-    band0=st.integers(0, 2**64 - 1),
-    horizontal=probabilities,
-    vertical=probabilities,
-    doors=door_probabilities,
-    doors_above=door_probabilities,
-    loops=probabilities,
-    rooms=room_shares,
-)
+def bands_by(module: Any, n: int, width: int, seed: int, band0: int, band_height: int, th: Any) -> np.ndarray:
+    """``n`` rows of whole bands from band ``band0`` on, by ``module``'s ``bands_rows``
+    (the kernels' or the lean drop-ins)."""
+    out = np.zeros((n, width), np.uint8)
+    scratch = [np.empty(width + LR, np.int32), np.empty(width + LR, np.int32)]
+    tail = [np.empty(width, np.uint8), np.empty(width + 1, np.int32)]
+    module.bands_rows(out, seed_key(seed), np.uint64(band0), band_height, th, *scratch, *tail)
+    return out
+
+
+BANDS = {
+    "width": st.integers(1, 60),
+    "band_height": st.integers(2, 24),
+    "seed": seeds,
+    "band0": st.integers(0, 2**64 - 1),
+    "horizontal": probabilities,
+    "vertical": probabilities,
+    "doors": door_probabilities,
+    "loops": probabilities,
+    "rooms": room_shares,
+}
+
+
+@given(bands=st.integers(1, 3), cut=st.integers(0, 5), doors_above=door_probabilities, **BANDS)
 def test_whole_bands_are_the_kernels(
     width: int, band_height: int, bands: int, cut: int, seed: int, band0: int, **knobs: float
 ) -> None:
     th = thresholds(**knobs)
     n = max(1, bands * band_height - cut)  # the last band may be cut short
-    a, b = np.zeros((n, width), np.uint8), np.zeros((n, width), np.uint8)
-    scratch = [np.empty(width + LR, np.int32), np.empty(width + LR, np.int32)]
-    tail = [np.empty(width, np.uint8), np.empty(width + 1, np.int32)]
-    lk.bands_rows(a, seed_key(seed), np.uint64(band0), band_height, th, *scratch, *tail)
-    lb.bands_rows(b, seed_key(seed), np.uint64(band0), band_height, th, *scratch, *tail)
-    assert np.array_equal(a, b)
+    args = (n, width, seed, band0, band_height, th)
+    assert np.array_equal(bands_by(lk, *args), bands_by(lb, *args))
 
 
 @given(
@@ -171,28 +177,13 @@ def test_a_stream_across_bands_is_the_kernels(
     assert np.array_equal(lists[0][:width], lists[2][:width])
 
 
-@given(
-    width=st.integers(1, 60),
-    band_height=st.integers(2, 24),
-    cut=st.integers(0, 23),
-    seed=seeds,
-    band0=st.integers(0, 2**64 - 1),
-    horizontal=probabilities,
-    vertical=probabilities,
-    doors=door_probabilities,
-    loops=probabilities,
-    rooms=room_shares,
-)
+@given(cut=st.integers(0, 23), **BANDS)
 def test_the_sets_after_a_bands_rows_are_the_kernels(
     width: int, band_height: int, cut: int, seed: int, band0: int, **knobs: float
 ) -> None:
     """The sets a stream closes with, after the rows of a band with loops and rooms so far."""
     th = thresholds(doors_above=knobs["doors"], **knobs)
-    rows = np.zeros((band_height, width), np.uint8)
-    scratch = [np.empty(width + LR, np.int32), np.empty(width + LR, np.int32)]
-    tail = [np.empty(width, np.uint8), np.empty(width + 1, np.int32)]
-    lk.bands_rows(rows, seed_key(seed), np.uint64(band0), band_height, th, *scratch, *tail)
-    rows = rows[: max(1, band_height - cut)]
+    rows = bands_by(lk, band_height, width, seed, band0, band_height, th)[: max(1, band_height - cut)]
     lists = [np.full(width + LR, -1, np.int32) for _ in range(4)]
     lk.band_row_sets(rows, lists[0], lists[1])
     lb.band_row_sets(rows, lists[2], lists[3])
