@@ -657,7 +657,7 @@ try:
 except es.NeedsNumba as e:
     print("needs numba:", "pip install numba" in str(e))
 """
-    done = subprocess.run([python, "-c", code], capture_output=True, text=True, env=environ, timeout=60)
+    done = subprocess.run([python, "-c", code], capture_output=True, text=True, env=environ, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "lean False" and lines[-1] == "needs numba: True"
