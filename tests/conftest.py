@@ -13,6 +13,10 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+# numpy's BLAS (OpenBLAS) starts a thread a core as numpy loads, which spins a while: 0.05 s of
+# CPU in each process, 7 s of the run's (the CLI asks for one thread itself, eller_stream._entry);
+# the workers and every process the tests start take one
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, os.path.dirname(__file__))
 import bytecode
 

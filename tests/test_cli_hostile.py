@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import hashlib
 import io
 import os
 import pty
 import re
-import select
 import signal
 import stat
 import struct
 import subprocess
 import sys
+import termios
 import time
 
 import numpy as np
@@ -371,6 +372,20 @@ def test_sigterm_and_sighup_save_the_state(tmp_path, signum):
     np.testing.assert_array_equal(grid, es.eller(10, len(grid), seed=8))
 
 
+def _wait_until_full(fd: int, timeout: float = 60.0) -> bool:
+    """Wait until the pipe read by ``fd`` is full: within a page of its size
+    (the writer writes whole rows) and the same for 0.1 s, its writer blocked;
+    False if it is not after ``timeout``."""
+    size = fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+    deadline, seen = time.monotonic() + timeout, [-1] * 10
+    while time.monotonic() < deadline:
+        seen = [*seen[1:], struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]]
+        if seen[0] >= size - 4096 and len(set(seen)) == 1:
+            return True
+        time.sleep(0.01)
+    return False
+
+
 @pytest.mark.parametrize("save", [False, True])
 def test_a_stop_signal_ends_the_stream_while_stdout_is_full(tmp_path, save):
     """SIGTERM did not end ``eller-stream`` while nobody read its stdout pipe:
@@ -386,10 +401,7 @@ def test_a_stop_signal_ends_the_stream_while_stdout_is_full(tmp_path, save):
     try:
         proc = subprocess.Popen(args, stdout=w, stderr=subprocess.PIPE, env=ENV)
         os.close(w)
-        deadline = time.monotonic() + 60  # until the pipe is full: the writer blocks
-        while time.monotonic() < deadline and not select.select([r], [], [], 0)[0]:
-            time.sleep(0.05)
-        time.sleep(1.0)
+        assert _wait_until_full(r), "the stream never filled its pipe"  # the writer blocks
         sent = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=30)

@@ -291,3 +291,30 @@ def test_the_command_modules_load_while_signals_only_set_a_flag():
     assert out.stdout.decode().splitlines()[0] == "[]"
     threads = eval(out.stderr.decode().strip().splitlines()[-1])  # where numba's import ran
     assert threads and "MainThread" not in threads
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "1"), ("3", "3")])
+def test_numpy_loads_with_one_blas_thread_unless_the_user_says(given, seen):
+    """numpy's BLAS started a thread a core in every command, spinning a while
+    (0.05-0.07 s of CPU) for a command that makes no BLAS call: the command
+    now asks for one before numpy loads, and a number its user set stands."""
+    code = textwrap.dedent(
+        """
+        import os, sys
+        import eller_stream.cli as cli
+        real_load = cli.load
+        def load(argv):
+            print(os.environ.get("OPENBLAS_NUM_THREADS"), "numpy" in sys.modules)
+            return real_load(argv)
+        cli.load = load
+        sys.argv = ["eller-stream", "--rows", "2", "--width", "3"]
+        from eller_stream._entry import run
+        run()
+        """
+    )
+    env = {k: v for k, v in ENV.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr.decode()
+    assert out.stdout.decode().splitlines()[0] == f"{seen} False"
