@@ -24,6 +24,7 @@ import numpy as np
 
 from . import _fork, _lean_bands, _lean_eller
 from ._backend import LEAN, backend
+from ._plain import twin
 
 __all__ = ["Warming", "band_row_sets", "band_stream_rows", "bands_rows", "bands_stream_rows", "cold"]
 __all__ += ["eller_close", "eller_rows", "is_noncrossing_partition", "lean_first", "lean_up_to", "settle"]
@@ -51,17 +52,19 @@ class Warming(Generic[P, R]):
     After the first call, a thread calls ``kernel`` on copies of that call's
     arguments (so with the same types: numba compiles the one signature the
     real calls need, or loads it from its cache); from the call after it is
-    done, ``kernel`` answers. A job of more than ``LEAN_CELLS`` cells waits
-    for ``kernel`` instead. Should numba fail, ``lean`` goes on answering.
+    done, ``kernel`` answers. A job of more than ``most`` cells (by default
+    the limit in force, :func:`lean_up_to`) waits for ``kernel`` instead.
+    Should numba fail, ``lean`` goes on answering.
     A fork waits for the threads under way (:mod:`eller_stream._fork`); a
     child forked while one still runs (after the wait ran out) keeps to
     ``lean``."""
 
     _all: ClassVar[list[Warming[Any, Any]]] = []
 
-    def __init__(self, kernel: Callable[P, R], lean: Callable[P, R]) -> None:
+    def __init__(self, kernel: Callable[P, R], lean: Callable[P, R], most: int | None = None) -> None:
         self.kernel = kernel
         self.lean = lean
+        self.most = most  # the largest job (cells) the lean twin takes; None: the limit in force
         self.ready = threading.Event()  # the kernel answers
         self.done = threading.Event()  # ready, or failed (``error``): the lean twin answers for good
         self.error: BaseException | None = None
@@ -73,7 +76,7 @@ class Warming(Generic[P, R]):
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if self.ready.is_set():
             return self.kernel(*args, **kwargs)
-        if self.error is None and _cells(args) > _lean_cells[0]:
+        if self.error is None and _cells(args) > (_lean_cells[0] if self.most is None else self.most):
             # a big job: waiting for numba (a compile, a cache load) costs less than the lean twin
             from ._numba import load
 
@@ -153,12 +156,6 @@ def lean_first(kernel: object) -> bool:
     return _lean_cells[0] > LEAN_CELLS and cold(kernel)
 
 
-def _plain(kernel: Callable[P, R]) -> Callable[P, R]:
-    """A kernel's own plain Python (jit or not), the lean twin of one that calls no other kernel."""
-    plain: Callable[P, R] = getattr(kernel, "py_func", kernel)
-    return plain
-
-
 def cold(kernel: object) -> bool:
     """Whether ``kernel`` is a :class:`Warming` kernel whose lean twin still answers."""
     return isinstance(kernel, Warming) and not kernel.done.is_set()
@@ -181,9 +178,9 @@ else:
     from . import _band_kernels, _eller_kernels, _level_kernels
 
     eller_rows = Warming(_eller_kernels.eller_rows, _lean_eller.eller_rows)
-    eller_close = Warming(_eller_kernels.eller_close, _plain(_eller_kernels.eller_close))
+    eller_close = Warming(_eller_kernels.eller_close, twin(_eller_kernels.eller_close))
     is_noncrossing_partition = Warming(
-        _eller_kernels.is_noncrossing_partition, _plain(_eller_kernels.is_noncrossing_partition)
+        _eller_kernels.is_noncrossing_partition, twin(_eller_kernels.is_noncrossing_partition)
     )
     band_row_sets = Warming(_level_kernels.band_row_sets, _lean_bands.band_row_sets)
     band_stream_rows = Warming(_band_kernels.band_stream_rows, _lean_bands.band_stream_rows)

@@ -29,6 +29,7 @@ import numpy as np
 
 from . import _fork
 from . import _kernel_cache as kernel_cache
+from . import _plain as plain
 from ._backend import LEAN
 
 _U64 = np.uint64
@@ -166,7 +167,7 @@ class _Lazy:
 def _stand_in(make: Callable[[], object], py_func: Callable[..., object]) -> object:
     """A kernel: its dispatcher (``make()``) once numba is loaded, else a :class:`_Lazy`."""
     lazy = _Lazy(make, py_func)
-    return lazy.compiled if lazy.compiled is not None else lazy
+    return plain.remember(lazy.compiled if lazy.compiled is not None else lazy, py_func)
 
 
 def load() -> None:
@@ -212,7 +213,7 @@ def _load() -> None:
         else:
             globals().update(numba=numba)
         for lazy in _lazies:
-            lazy.compiled = lazy.py_func if _broken[0] else lazy.make()
+            lazy.compiled = plain.remember(lazy.py_func if _broken[0] else lazy.make(), lazy.py_func)
         found: dict[int, object] = {id(lazy): lazy.compiled for lazy in _lazies}
         placeholder = _PRANGE  # a local: the scan below replaces the module's own names too
         found[id(placeholder)] = range if _broken[0] else numba.prange

@@ -24,10 +24,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _bfs_kernels as bk
 from . import _detour_kernels as dk
 from . import _loops_kernels as lk
-from . import _walk_kernels as wk
+from . import _walks as wk
 from ._cells import PARENT_SHIFT
 from ._format import EAST, SOUTH
 from ._numba import call
@@ -179,7 +178,7 @@ def bfs_distances(grid: np.ndarray, source: int, target: int = -1) -> np.ndarray
     """Flat int64 distances from the flat cell ``source`` of a checked grid
     (-1 where it does not reach; the search stops at ``target`` if >= 0)."""
     dist = np.full(grid.size, -1, np.int64)
-    call(bk.bfs, grid, source, target, dist, np.empty(grid.size, np.int32))
+    call(wk.bfs, grid, source, target, dist, np.empty(grid.size, np.int32))
     return dist
 
 

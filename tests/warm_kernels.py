@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 import eller_stream as es
-from eller_stream import _braid_kernels, _eller_kernels, _engine, _room_kernels
+from eller_stream import _braid_kernels, _eller_kernels, _engine, _room_kernels, _walk_kernels
 
 MARKS = sys.argv[2] if len(sys.argv) > 2 else None
 LEVELS = [{"loops": 0.5}, {"rooms": 0.3}, {"loops": 0.5, "rooms": 0.3}]  # the knobs of the levels' kernels
@@ -126,7 +126,8 @@ def grids() -> None:
     es.distances(grid, start)
     frozen = grid.copy()
     frozen.flags.writeable = False  # a read-only grid: its own signatures
-    es.metrics(frozen)
+    es.metrics(frozen)  # (its walks' lean twins answer it: the kernel takes the grid's copy)
+    _walk_kernels.passage_masks(frozen, np.empty(frozen.size, np.uint8), np.zeros(16, np.int64))
     es.validate(np.array([[3, 2], [1, 0]], np.uint8))
     for perfect in (True, False):
         plane = es.Plane(4, 1, perfect=perfect)

@@ -1,0 +1,58 @@
+"""The walks' kernels as the analysis calls them (:mod:`eller_stream.analysis`).
+
+On numba's backend each is a :class:`~eller_stream._engine.Warming` kernel
+whose lean twin is the kernel's own plain Python (:mod:`eller_stream._plain`):
+a grid of up to :data:`~eller_stream._engine.LEAN_CELLS` cells is solved at
+once while numba gets the kernel ready (a picture's ``--solution`` waited
+8.5 s for numba's compile on an empty cache, and on every run where the cache
+cannot be written), a larger one waits for the kernel. Both are the same code,
+so a walk may switch between them from one call to the next (a mark one
+leaves, the other reads). On the lean backend each is the kernel itself,
+plain Python already.
+
+>>> from eller_stream import _walks
+>>> callable(_walks.tree_walk)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+from . import _bfs_kernels, _walk_kernels
+from ._backend import LEAN
+from ._engine import LEAN_CELLS, Warming
+from ._plain import twin
+
+__all__ = ["bfs", "bfs_farthest", "passage_masks", "path_from_parents", "path_length", "tree_distances"]
+__all__ += ["tree_walk", "walk"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _warming(kernel: Callable[P, R]) -> Callable[P, R]:
+    return Warming(kernel, twin(kernel), most=LEAN_CELLS)
+
+
+if LEAN:
+    from ._bfs_kernels import bfs
+    from ._walk_kernels import (
+        bfs_farthest,
+        passage_masks,
+        path_from_parents,
+        path_length,
+        tree_distances,
+        tree_walk,
+        walk,
+    )
+else:
+    bfs = _warming(_bfs_kernels.bfs)
+    bfs_farthest = _warming(_walk_kernels.bfs_farthest)
+    passage_masks = _warming(_walk_kernels.passage_masks)
+    path_from_parents = _warming(_walk_kernels.path_from_parents)
+    path_length = _warming(_walk_kernels.path_length)
+    tree_distances = _warming(_walk_kernels.tree_distances)
+    tree_walk = _warming(_walk_kernels.tree_walk)
+    walk = _warming(_walk_kernels.walk)

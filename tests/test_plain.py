@@ -1,0 +1,154 @@
+"""A kernel's plain Python (``eller_stream._plain``): the walks of the analysis
+(solve, suggested endpoints, distances, validation) answer a small grid at
+once while numba gets their kernels ready, with the kernels' answers."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+from cli_support import CMD, ENV, in_process
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import probabilities, seeds
+
+import eller_stream as es
+from eller_stream import _bfs_kernels, _engine, _walk_kernels, analysis
+from eller_stream._plain import twin
+
+WALKS = ["bfs_farthest", "passage_masks", "path_from_parents", "path_length", "tree_distances"]
+WALKS += ["tree_walk", "walk"]
+KERNELS = SimpleNamespace(bfs=_bfs_kernels.bfs, **{name: getattr(_walk_kernels, name) for name in WALKS})
+TWINS = SimpleNamespace(**{name: twin(kernel) for name, kernel in vars(KERNELS).items()})
+
+needs_numba = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="needs numba")
+
+
+def answers(grid: np.ndarray) -> list[Any]:
+    """What the analysis says of ``grid``: its problems, the suggested
+    endpoints and the path between them, a corner-to-corner path, distances."""
+    h, w = grid.shape
+    out: list[Any] = [es.validate(grid)]
+    for ends in (None, ((0, 0), (h - 1, w - 1))):
+        try:
+            start, end = es.suggest_endpoints(grid) if ends is None else ends
+            out += [start, end, es.solve(grid, start, end).tolist()]
+        except ValueError as exc:
+            out.append(str(exc))
+    out.append(es.distances(grid, (h // 2, w // 2)).tolist())
+    return out
+
+
+def with_walks(walks: SimpleNamespace, grid: np.ndarray) -> list[Any]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(analysis, "wk", walks)
+        return answers(grid)
+
+
+@st.composite
+def grids(draw: st.DrawFn) -> np.ndarray:
+    """Perfect mazes, mazes with loops and rooms, and any flags at all (loops, parts)."""
+    w, h, seed = draw(st.integers(1, 12)), draw(st.integers(1, 12)), draw(seeds)
+    kind = draw(st.sampled_from(["eller", "growing tree", "levels", "any"]))
+    if kind == "eller":
+        return es.eller(w, h, seed, horizontal=draw(probabilities), vertical=draw(probabilities))
+    if kind == "growing tree":
+        return es.growing_tree(w, h, draw(st.sampled_from(["newest", "random", "oldest:50,middle:50"])), seed)
+    if kind == "levels":
+        loops, rooms = draw(probabilities), draw(st.sampled_from([0.0, 0.3]))
+        maze = es.InfiniteMaze(max(w, 2), draw(st.integers(2, 6)), seed, loops=loops, rooms=rooms)
+        return es.closed_rows(maze.stream(draw(st.integers(-20, 20))), h)
+    grid = np.array(draw(st.lists(st.integers(0, 3), min_size=h * w, max_size=h * w)), np.uint8)
+    grid = grid.reshape(h, w)
+    grid[:, -1] &= ~np.uint8(es.EAST)
+    grid[-1] &= ~np.uint8(es.SOUTH)
+    return grid
+
+
+@given(grids())
+def test_the_walks_plain_python_is_the_kernels(grid: np.ndarray) -> None:
+    assert with_walks(TWINS, grid) == with_walks(KERNELS, grid)
+
+
+def test_the_analysis_calls_the_warming_walks() -> None:
+    """The analysis calls the walks as ``eller_stream._walks`` gives them
+    (the kernels themselves on the lean backend)."""
+    from eller_stream import _walks
+
+    assert analysis.wk is _walks
+    for name in vars(KERNELS):
+        walk = getattr(_walks, name)
+        assert walk is getattr(KERNELS, name) if es.backend() == "lean" else walk.most == _engine.LEAN_CELLS
+
+
+NUMBA_NEVER_READY = r"""
+import hashlib, sys
+import eller_stream as es
+
+grids = [es.eller(40, 30, 1), es.closed_rows(es.InfiniteMaze(30, 8, 4, loops=0.5, rooms=0.3).stream(-3), 40)]
+grids.append(es.InfiniteMaze(64, 16, 9, loops=0.4).rows(0, 64))  # 4,096 cells, loops
+out = []
+for grid in grids:
+    start, end = es.suggest_endpoints(grid)
+    out += [repr((start, end, es.validate(grid))), es.solve(grid, start, end).tobytes()]
+    out.append(es.distances(grid, (0, 0)).tobytes())
+print(hashlib.sha256(repr(out).encode()).hexdigest())
+"""
+
+
+def never_ready(tmp_path: Path) -> dict[str, str]:
+    """An environment whose numba's import never ends."""
+    fake = tmp_path / "numba"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("import time\ntime.sleep(3600)\n")
+    environ = {**ENV, "PYTHONPATH": str(tmp_path) + os.pathsep + ENV["PYTHONPATH"]}
+    environ.pop("ELLER_STREAM_BACKEND", None)
+    return environ
+
+
+@needs_numba
+def test_a_small_grid_is_solved_while_numba_is_not_ready(tmp_path: Path) -> None:
+    """Under a numba whose import never ends, a small grid is solved, its
+    endpoints suggested and its distances measured by the walks' plain
+    Python, with the kernels' answers; and ``render --solution`` draws (it
+    waited for numba's compile, 8.5 s on an empty cache, before)."""
+    environ = never_ready(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", NUMBA_NEVER_READY], capture_output=True, text=True, env=environ, timeout=60
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    here: dict[str, Any] = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(analysis, "wk", KERNELS)
+        code = NUMBA_NEVER_READY.replace("print(", "result = (")
+        exec(code, here)
+    assert done.stdout.strip() == here["result"] and len(here["result"]) == 64
+    picture = ["render", "--width", "40", "--rows", "30", "--seed", "5", "--solution"]
+    drawn = subprocess.run(
+        [*CMD, *picture, "-o", str(tmp_path / "a.png")], capture_output=True, env=environ, timeout=60
+    )
+    assert drawn.returncode == 0 and drawn.stderr == b"", drawn.stderr
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(analysis, "wk", KERNELS)
+        assert in_process(*picture, "-o", str(tmp_path / "b.png")).returncode == 0
+    a, b = ((tmp_path / name).read_bytes() for name in ("a.png", "b.png"))
+    assert hashlib.sha256(a).digest() == hashlib.sha256(b).digest()
+
+
+@needs_numba
+def test_a_warming_kernel_takes_no_more_than_its_most_whatever_the_limit() -> None:
+    big, small = (_engine.Warming(lambda out: "kernel", lambda out: "lean", most=16) for _ in "bs")
+    try:
+        _engine.lean_up_to(10**6)  # as the server sets it
+        assert big(np.zeros(17)) == "kernel"
+        assert small(np.zeros((2, 8))) == "lean"
+    finally:
+        _engine.lean_up_to(0)
