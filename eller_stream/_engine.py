@@ -51,7 +51,9 @@ class Warming(Generic[P, R]):
 
     After the first call, a thread calls ``kernel`` on copies of that call's
     arguments (so with the same types: numba compiles the one signature the
-    real calls need, or loads it from its cache); from the call after it is
+    real calls need, or loads it from its cache), a 2-d array cut to its
+    first row (the rows' kernels: little work) unless ``whole`` (a kernel that
+    reaches a grid's cells by indices it is given); from the call after it is
     done, ``kernel`` answers. A job of more than ``most`` cells (by default
     the limit in force, :func:`lean_up_to`) waits for ``kernel`` instead.
     Should numba fail, ``lean`` goes on answering.
@@ -61,10 +63,13 @@ class Warming(Generic[P, R]):
 
     _all: ClassVar[list[Warming[Any, Any]]] = []
 
-    def __init__(self, kernel: Callable[P, R], lean: Callable[P, R], most: int | None = None) -> None:
+    def __init__(
+        self, kernel: Callable[P, R], lean: Callable[P, R], most: int | None = None, whole: bool = False
+    ) -> None:
         self.kernel = kernel
         self.lean = lean
         self.most = most  # the largest job (cells) the lean twin takes; None: the limit in force
+        self.whole = whole  # the first call's copies whole, not cut to a row
         self.ready = threading.Event()  # the kernel answers
         self.done = threading.Event()  # ready, or failed (``error``): the lean twin answers for good
         self.error: BaseException | None = None
@@ -86,7 +91,7 @@ class Warming(Generic[P, R]):
                 self._finish(None)
                 return result
             self._finish(RuntimeError("numba failed to import"))
-        copies = None if self._started else _copies(args)  # before the lean twin writes the buffers
+        copies = None if self._started else _copies(args, self.whole)  # before the lean twin writes them
         result = self.lean(*args, **kwargs)
         if copies is not None:  # after it: the first rows need not share the process with numba
             self._start(copies, kwargs)
@@ -138,9 +143,9 @@ def _cells(args: tuple[Any, ...]) -> int:
     return max((a.size for a in args if isinstance(a, np.ndarray)), default=0)
 
 
-def _copies(args: tuple[Any, ...]) -> list[Any]:
-    """The arguments' copies, a 2-d array cut to its first row: the same types, little work."""
-    return [(a[:1] if a.ndim == 2 else a).copy() if isinstance(a, np.ndarray) else a for a in args]
+def _copies(args: tuple[Any, ...], whole: bool) -> list[Any]:
+    """The arguments' copies, a 2-d array cut to its first row unless ``whole``: the same types."""
+    return [(a if whole or a.ndim != 2 else a[:1]).copy() if isinstance(a, np.ndarray) else a for a in args]
 
 
 def settle(timeout: float | None = None) -> bool:

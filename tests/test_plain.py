@@ -89,6 +89,26 @@ def test_the_analysis_calls_the_warming_walks() -> None:
         assert walk is getattr(KERNELS, name) if es.backend() == "lean" else walk.most == _engine.LEAN_CELLS
 
 
+@needs_numba
+def test_a_walk_gets_ready_on_a_whole_copy_of_the_grid() -> None:
+    """The thread that gets a walk ready ran it on a copy of the first
+    call's grid cut to its first row, as the rows' kernels are: a walk from a
+    cell of a later row (``bfs``) read past the copy's end."""
+    from eller_stream import _walks
+
+    seen: list[tuple[int, ...]] = []
+
+    def kernel(grid: np.ndarray, source: int) -> int:
+        seen.append(grid.shape)
+        return int(grid.reshape(-1)[source])
+
+    walk = _walks._warming(kernel)
+    grid = np.arange(15, dtype=np.uint8).reshape(5, 3)
+    assert walk(grid, 13) == 13  # the lean twin (the function itself, rebound)
+    assert walk.done.wait(10) and walk.error is None
+    assert seen == [(5, 3), (5, 3)]  # the lean twin's call (the same code), then the kernel's on the copy
+
+
 NUMBA_NEVER_READY = r"""
 import hashlib, sys
 import eller_stream as es
