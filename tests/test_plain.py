@@ -4,13 +4,16 @@ once while numba gets their kernels ready, with the kernels' answers."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import importlib
 import importlib.util
 import os
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -20,8 +23,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import probabilities, seeds
 
+import eller_stream
 import eller_stream as es
-from eller_stream import _bfs_kernels, _engine, _walk_kernels, analysis
+from eller_stream import _bfs_kernels, _engine, _plain, _walk_kernels, analysis
 from eller_stream._plain import twin
 
 WALKS = ["bfs_farthest", "passage_masks", "path_from_parents", "path_length", "tree_distances"]
@@ -87,6 +91,25 @@ def test_the_analysis_calls_the_warming_walks() -> None:
     for name in vars(KERNELS):
         walk = getattr(_walks, name)
         assert walk is getattr(KERNELS, name) if es.backend() == "lean" else walk.most == _engine.LEAN_CELLS
+
+
+@pytest.mark.skipif(es.backend() == "lean", reason="on the lean backend every kernel is plain Python already")
+def test_every_kernels_plain_python_calls_plain_python_alone() -> None:
+    """A kernel's twin, and each function it calls, names no kernel and no
+    module of the package (a helper reached as ``module.helper`` would be the
+    compiled one, and wait for numba)."""
+    for info in pkgutil.iter_modules(eller_stream.__path__):
+        with contextlib.suppress(ImportError):  # a module of an extra not installed
+            importlib.import_module(f"eller_stream.{info.name}")
+    kernels = [kernel for kernel, _ in list(_plain._python.values())]
+    assert len(kernels) > 250  # every kernel of the package, its helpers and intrinsics
+    for kernel in kernels:
+        twin(kernel)
+    for func in list(_plain._rebound.values()):
+        for name in _plain._names(func.__code__):
+            value = func.__globals__.get(name)
+            assert _plain._python_of(value) is None, f"{func.__qualname__} calls {name} compiled"
+            assert not (isinstance(value, ModuleType) and value.__name__.startswith("eller_stream")), name
 
 
 @needs_numba
