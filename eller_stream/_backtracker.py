@@ -24,6 +24,7 @@ import numpy as np
 from ._atomic import atomic_write
 from ._backend import require_numba
 from ._backtracker_kernels import backtracker as backtracker_kernel
+from ._engine import plain_first
 from ._numba import call
 from ._rng import seed_key
 from ._validate import MAX_WIDTH, check_grid_buffer, check_int, check_seed
@@ -93,7 +94,8 @@ def backtracker(
     else:
         out = np.empty((height, width), np.uint8) if out is None else out
         check_grid_buffer("out", out, (height, width))[...] = 0
-    call(backtracker_kernel, out.view(np.ndarray).reshape(-1), width, height, seed_key(seed))
+    # a small maze in the kernel's plain Python while numba gets it ready
+    call(plain_first(backtracker_kernel), out.view(np.ndarray).reshape(-1), width, height, seed_key(seed))
     if isinstance(out, np.memmap):
         out.flush()
     return out

@@ -24,10 +24,11 @@ import numpy as np
 
 from . import _fork, _lean_bands, _lean_eller
 from ._backend import LEAN, backend
-from ._plain import twin
+from ._plain import python_of, twin
 
 __all__ = ["Warming", "band_row_sets", "band_stream_rows", "bands_rows", "bands_stream_rows", "cold"]
-__all__ += ["eller_close", "eller_rows", "is_noncrossing_partition", "lean_first", "lean_up_to", "settle"]
+__all__ += ["eller_close", "eller_rows", "is_noncrossing_partition", "lean_first", "lean_up_to"]
+__all__ += ["plain_first", "settle"]
 
 COLD_ROWS = 16  # a stream's blocks while its kernel is not ready: the first rows come at once
 LEAN_CELLS = 1 << 16  # a larger job waits for the kernel (the lean twin: ~15 ms at 230 ns a cell)
@@ -159,6 +160,26 @@ def lean_first(kernel: object) -> bool:
     rather than to the kernel, which would compile first: ``kernel`` is
     cold and :func:`lean_up_to` raised the limit (the server)."""
     return _lean_cells[0] > LEAN_CELLS and cold(kernel)
+
+
+_plain_first: dict[object, Warming[Any, Any]] = {}
+_plain_first_lock = threading.Lock()
+
+
+def plain_first(kernel: Callable[P, R]) -> Callable[P, R]:
+    """``kernel`` as a :class:`Warming` kernel whose lean twin is its own
+    plain Python (:func:`eller_stream._plain.twin`: microseconds a cell, so for
+    jobs of up to :data:`LEAN_CELLS` cells), made ready on whole copies (for a
+    kernel that reaches an array at any index); one per kernel. On the lean
+    backend, the kernel itself (plain Python already)."""
+    if LEAN:
+        return kernel
+    key = python_of(kernel) or kernel  # the same before and after numba replaces the stand-ins
+    with _plain_first_lock:
+        if key not in _plain_first:
+            _plain_first[key] = Warming(kernel, twin(kernel), most=LEAN_CELLS, whole=True)
+        found: Callable[P, R] = _plain_first[key]
+    return found
 
 
 def cold(kernel: object) -> bool:

@@ -41,6 +41,7 @@ import numpy as np
 from . import _growing_tree_fast as fast
 from . import _growing_tree_kernels as g
 from ._backend import require_numba
+from ._engine import plain_first
 from ._format import EAST, SOUTH
 from ._growing_tree_kernels import STRATEGIES
 from ._numba import call
@@ -179,14 +180,16 @@ def _run_kernel(
 ) -> None:
     """Build the maze in ``work`` (from :func:`_framed_work`) with the kernel
     that fits the weights: a fast path of ``_growing_tree_fast`` where there
-    is one, else the general kernel compiled for the mix."""
+    is one, else the general kernel compiled for the mix; a small maze in the
+    kernel's plain Python while numba gets it ready (:func:`plain_first`)."""
     flat = work.reshape(-1)
     if weights == RANDOM_ALONE:  # order does not matter: a faster kernel
-        call(fast.growing_tree_random, flat, active, width, height, key)
+        call(plain_first(fast.growing_tree_random), flat, active, width, height, key)
     elif weights == {"oldest": 1.0}:  # a breadth-first search: a faster kernel
-        call(fast.growing_tree_oldest, flat, active, width, height, key)
+        call(plain_first(fast.growing_tree_oldest), flat, active, width, height, key)
     elif weights.keys() == {"newest", "random"}:  # the same steps in a leaner loop
-        call(fast.growing_tree_newest_random, flat, active, width, height, key, _thresholds(weights)[0])
+        newest = _thresholds(weights)[0]
+        call(plain_first(fast.growing_tree_newest_random), flat, active, width, height, key, newest)
     else:
         kernel = g.general_kernel(mix=len(weights) > 1, random_picks="random" in weights)
-        call(kernel, flat, active, width, height, key, _thresholds(weights))
+        call(plain_first(kernel), flat, active, width, height, key, _thresholds(weights))

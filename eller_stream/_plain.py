@@ -32,7 +32,8 @@ def remember(kernel: T, python: Callable[..., Any]) -> T:
     return kernel
 
 
-def _python_of(value: object) -> Callable[..., Any] | None:
+def python_of(value: object) -> Callable[..., Any] | None:
+    """The plain Python of ``value`` if it is a kernel or an intrinsic (stand-in or compiled), else None."""
     entry = _python.get(id(value))
     return entry[1] if entry is not None and entry[0] is value else None
 
@@ -46,7 +47,7 @@ def twin(kernel: Callable[P, R]) -> Callable[P, R]:
     >>> bool(twin(_eller_kernels.is_noncrossing_partition)(each_alone, each_alone))
     True
     """
-    python = _python_of(kernel)
+    python = python_of(kernel)
     func = _rebind(python if python is not None else getattr(kernel, "py_func", kernel))
 
     @functools.wraps(func)
@@ -67,7 +68,7 @@ def _rebind(func: Callable[..., Any]) -> Callable[..., Any]:
     new.__kwdefaults__ = func.__kwdefaults__
     _rebound[id(func)] = new  # before its callees: a kernel may call itself
     for name in _names(func.__code__):
-        python = _python_of(space.get(name))
+        python = python_of(space.get(name))
         if python is not None:
             space[name] = _rebind(python)
     return new

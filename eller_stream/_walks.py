@@ -17,42 +17,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ParamSpec, TypeVar
-
 from . import _bfs_kernels, _walk_kernels
-from ._backend import LEAN
-from ._engine import LEAN_CELLS, Warming
-from ._plain import twin
+from ._engine import plain_first
 
 __all__ = ["bfs", "bfs_farthest", "passage_masks", "path_from_parents", "path_length", "tree_distances"]
 __all__ += ["tree_walk", "walk"]
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def _warming(kernel: Callable[P, R]) -> Callable[P, R]:
-    return Warming(kernel, twin(kernel), most=LEAN_CELLS, whole=True)  # a grid read at any cell
-
-
-if LEAN:
-    from ._bfs_kernels import bfs
-    from ._walk_kernels import (
-        bfs_farthest,
-        passage_masks,
-        path_from_parents,
-        path_length,
-        tree_distances,
-        tree_walk,
-        walk,
-    )
-else:
-    bfs = _warming(_bfs_kernels.bfs)
-    bfs_farthest = _warming(_walk_kernels.bfs_farthest)
-    passage_masks = _warming(_walk_kernels.passage_masks)
-    path_from_parents = _warming(_walk_kernels.path_from_parents)
-    path_length = _warming(_walk_kernels.path_length)
-    tree_distances = _warming(_walk_kernels.tree_distances)
-    tree_walk = _warming(_walk_kernels.tree_walk)
-    walk = _warming(_walk_kernels.walk)
+bfs = plain_first(_bfs_kernels.bfs)
+bfs_farthest = plain_first(_walk_kernels.bfs_farthest)
+passage_masks = plain_first(_walk_kernels.passage_masks)
+path_from_parents = plain_first(_walk_kernels.path_from_parents)
+path_length = plain_first(_walk_kernels.path_length)
+tree_distances = plain_first(_walk_kernels.tree_distances)
+tree_walk = plain_first(_walk_kernels.tree_walk)
+walk = plain_first(_walk_kernels.walk)

@@ -1,6 +1,7 @@
 """A kernel's plain Python (``eller_stream._plain``): the walks of the analysis
-(solve, suggested endpoints, distances, validation) answer a small grid at
-once while numba gets their kernels ready, with the kernels' answers."""
+(solve, suggested endpoints, distances, validation) and the Growing Tree and
+the backtracker answer a small grid at once while numba gets their kernels
+ready, with the kernels' answers."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from strategies import probabilities, seeds
 
 import eller_stream
 import eller_stream as es
-from eller_stream import _bfs_kernels, _engine, _plain, _walk_kernels, analysis
+from eller_stream import _backtracker, _bfs_kernels, _engine, _growing_tree, _plain, _walk_kernels, analysis
 from eller_stream._plain import twin
 
 WALKS = ["bfs_farthest", "passage_masks", "path_from_parents", "path_length", "tree_distances"]
@@ -82,6 +83,34 @@ def test_the_walks_plain_python_is_the_kernels(grid: np.ndarray) -> None:
     assert with_walks(TWINS, grid) == with_walks(KERNELS, grid)
 
 
+def kernels_alone(patch: pytest.MonkeyPatch) -> None:
+    """Every caller of a walk or a generator calls the kernel itself, not its lean twin first."""
+    patch.setattr(analysis, "wk", KERNELS)
+    patch.setattr(_growing_tree, "plain_first", lambda kernel: kernel)
+    patch.setattr(_backtracker, "plain_first", lambda kernel: kernel)
+
+
+MIXES = st.dictionaries(st.sampled_from(es.STRATEGIES), st.integers(1, 9), min_size=1)
+
+
+@given(
+    st.integers(1, 12),
+    st.integers(1, 12),
+    seeds,
+    st.one_of(st.sampled_from(["backtracker", *es.STRATEGIES]), MIXES),
+)
+def test_the_generators_plain_python_is_the_kernels(w: int, h: int, seed: int, how: Any) -> None:
+    def make() -> np.ndarray:
+        return es.backtracker(w, h, seed) if how == "backtracker" else es.growing_tree(w, h, how, seed)
+
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (_growing_tree, _backtracker):
+            patch.setattr(module, "plain_first", twin)
+        by_twins = make()
+        kernels_alone(patch)
+        assert np.array_equal(by_twins, make())
+
+
 def test_the_analysis_calls_the_warming_walks() -> None:
     """The analysis calls the walks as ``eller_stream._walks`` gives them
     (the kernels themselves on the lean backend)."""
@@ -108,7 +137,7 @@ def test_every_kernels_plain_python_calls_plain_python_alone() -> None:
     for func in list(_plain._rebound.values()):
         for name in _plain._names(func.__code__):
             value = func.__globals__.get(name)
-            assert _plain._python_of(value) is None, f"{func.__qualname__} calls {name} compiled"
+            assert _plain.python_of(value) is None, f"{func.__qualname__} calls {name} compiled"
             assert not (isinstance(value, ModuleType) and value.__name__.startswith("eller_stream")), name
 
 
@@ -117,15 +146,13 @@ def test_a_walk_gets_ready_on_a_whole_copy_of_the_grid() -> None:
     """The thread that gets a walk ready ran it on a copy of the first
     call's grid cut to its first row, as the rows' kernels are: a walk from a
     cell of a later row (``bfs``) read past the copy's end."""
-    from eller_stream import _walks
-
     seen: list[tuple[int, ...]] = []
 
     def kernel(grid: np.ndarray, source: int) -> int:
         seen.append(grid.shape)
         return int(grid.reshape(-1)[source])
 
-    walk = _walks._warming(kernel)
+    walk = _engine.plain_first(kernel)  # as each walk of eller_stream._walks
     grid = np.arange(15, dtype=np.uint8).reshape(5, 3)
     assert walk(grid, 13) == 13  # the lean twin (the function itself, rebound)
     assert walk.done.wait(10) and walk.error is None
@@ -147,12 +174,26 @@ print(hashlib.sha256(repr(out).encode()).hexdigest())
 """
 
 
-def never_ready(tmp_path: Path) -> dict[str, str]:
-    """An environment whose numba's import never ends."""
-    fake = tmp_path / "numba"
-    fake.mkdir()
-    (fake / "__init__.py").write_text("import time\ntime.sleep(3600)\n")
-    environ = {**ENV, "PYTHONPATH": str(tmp_path) + os.pathsep + ENV["PYTHONPATH"]}
+PICTURES = [[], ["--algorithm", "backtracker"], ["--algorithm", "growing-tree"]]
+PICTURES.append(["--algorithm", "growing-tree", "--strategy", "newest:50,random:50"])
+
+
+NEVER_COMPILES = """
+import time
+import numba.core.dispatcher
+numba.core.dispatcher.Dispatcher.compile = lambda self, sig: time.sleep(3600)
+"""
+
+
+def never_ready(folder: Path, how: str) -> dict[str, str]:
+    """An environment whose numba never imports (``how="import"``) or
+    imports but never compiles a kernel nor loads one from its cache."""
+    if how == "import":
+        (folder / "numba").mkdir()
+        (folder / "numba" / "__init__.py").write_text("import time\ntime.sleep(3600)\n")
+    else:
+        (folder / "sitecustomize.py").write_text(NEVER_COMPILES)
+    environ = {**ENV, "PYTHONPATH": str(folder) + os.pathsep + ENV["PYTHONPATH"]}
     environ.pop("ELLER_STREAM_BACKEND", None)
     return environ
 
@@ -161,29 +202,33 @@ def never_ready(tmp_path: Path) -> dict[str, str]:
 def test_a_small_grid_is_solved_while_numba_is_not_ready(tmp_path: Path) -> None:
     """Under a numba whose import never ends, a small grid is solved, its
     endpoints suggested and its distances measured by the walks' plain
-    Python, with the kernels' answers; and ``render --solution`` draws (it
-    waited for numba's compile, 8.5 s on an empty cache, before)."""
-    environ = never_ready(tmp_path)
+    Python, with the kernels' answers; under one that never compiles nor
+    loads a kernel, ``render --solution`` draws a maze of each generator
+    (it waited for numba's compile, 8.5 s on an empty cache, before; the
+    Growing Tree and the backtracker 1.5-2 s)."""
+    (tmp_path / "import").mkdir()
+    environ = never_ready(tmp_path / "import", "import")
     done = subprocess.run(
         [sys.executable, "-c", NUMBA_NEVER_READY], capture_output=True, text=True, env=environ, timeout=60
     )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     here: dict[str, Any] = {}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(analysis, "wk", KERNELS)
+        kernels_alone(patch)
         code = NUMBA_NEVER_READY.replace("print(", "result = (")
         exec(code, here)
     assert done.stdout.strip() == here["result"] and len(here["result"]) == 64
-    picture = ["render", "--width", "40", "--rows", "30", "--seed", "5", "--solution"]
-    drawn = subprocess.run(
-        [*CMD, *picture, "-o", str(tmp_path / "a.png")], capture_output=True, env=environ, timeout=60
-    )
-    assert drawn.returncode == 0 and drawn.stderr == b"", drawn.stderr
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(analysis, "wk", KERNELS)
-        assert in_process(*picture, "-o", str(tmp_path / "b.png")).returncode == 0
-    a, b = ((tmp_path / name).read_bytes() for name in ("a.png", "b.png"))
-    assert hashlib.sha256(a).digest() == hashlib.sha256(b).digest()
+    (tmp_path / "compile").mkdir()
+    environ = never_ready(tmp_path / "compile", "compile")  # the generators need numba's import
+    for i, how in enumerate(PICTURES):
+        picture = ["render", "--width", "40", "--rows", "30", "--seed", "5", "--solution", *how]
+        a, b = tmp_path / f"{i}a.png", tmp_path / f"{i}b.png"
+        drawn = subprocess.run([*CMD, *picture, "-o", str(a)], capture_output=True, env=environ, timeout=60)
+        assert drawn.returncode == 0 and drawn.stderr == b"", drawn.stderr
+        with pytest.MonkeyPatch.context() as patch:
+            kernels_alone(patch)
+            assert in_process(*picture, "-o", str(b)).returncode == 0
+        assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest(), how
 
 
 @needs_numba
