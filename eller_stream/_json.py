@@ -24,7 +24,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 __all__ = [
-    "MAX_DIGITS", "check_seed_text", "integer", "json_kind", "loads", "read_as", "saved_object", "shown_json",
+    "MAX_DIGITS",
+    "check_seed_text",
+    "integer",
+    "json_kind",
+    "loads",
+    "read_as",
+    "saved_object",
+    "shown_json",
 ]
 
 MAX_DIGITS = 4300  # an integer's digits at most (Python's default limit, whatever the interpreter's)

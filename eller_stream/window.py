@@ -34,6 +34,7 @@ from .render import tiles
 
 __all__ = ["DIRECTIONS", "Window"]
 
+
 class Window:
     """The rows of ``maze`` kept around row ``row``: ``above`` rows above it
     and ``below`` below it (fewer only at the maze's ends, ±2**63).
