@@ -163,7 +163,8 @@ def lean_first(kernel: object) -> bool:
 
 
 _plain_first: dict[object, Warming[Any, Any]] = {}
-_plain_first_lock = threading.Lock()
+_plain_first_lock = threading.RLock()
+_fork.holds_across(_plain_first_lock)  # a child never finds it taken by a thread that did not come along
 
 
 def plain_first(kernel: Callable[P, R]) -> Callable[P, R]:
@@ -177,6 +178,7 @@ def plain_first(kernel: Callable[P, R]) -> Callable[P, R]:
     key = python_of(kernel) or kernel  # the same before and after numba replaces the stand-ins
     with _plain_first_lock:
         if key not in _plain_first:
+            _fork.guard()
             _plain_first[key] = Warming(kernel, twin(kernel), most=LEAN_CELLS, whole=True)
         found: Callable[P, R] = _plain_first[key]
     return found

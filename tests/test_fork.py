@@ -115,3 +115,26 @@ def test_a_fork_while_another_thread_imports_leaves_the_child_working(tmp_path):
     code = [sys.executable, "-c", SLOW_IMPORT, str(tmp_path)]
     done = subprocess.run(code, capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "0", done.stderr
+
+
+def test_a_fork_waits_for_a_thread_making_a_plain_python_kernel():
+    """``plain_first`` makes its Warming kernels under a lock: a fork while a
+    thread held it copied it held, and the child's first small maze of a
+    generator (or solve) would have waited for it for ever."""
+    taken, released = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with _engine._plain_first_lock:
+            taken.set()
+            time.sleep(0.3)
+        released.set()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert taken.wait(10)
+    _fork._before()  # as os.fork() calls it: takes the lock, so once the holder is done
+    try:
+        assert released.is_set()
+    finally:
+        _fork._after()
+    thread.join()
