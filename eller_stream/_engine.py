@@ -32,6 +32,9 @@ __all__ += ["plain_first", "settle"]
 
 COLD_ROWS = 16  # a stream's blocks while its kernel is not ready: the first rows come at once
 LEAN_CELLS = 1 << 16  # a larger job waits for the kernel (the lean twin: ~15 ms at 230 ns a cell)
+# a larger job of plain_first's kernels waits for the kernel: plain Python takes 25-40 us a cell, so
+# 8192 cells take 0.2-0.33 s, about what numba's import and a warm cache's load take (0.4 s)
+PLAIN_CELLS = 1 << 13
 _lean_cells = [LEAN_CELLS]  # the limit in force (:func:`lean_up_to`)
 
 P = ParamSpec("P")
@@ -145,8 +148,16 @@ def _cells(args: tuple[Any, ...]) -> int:
 
 
 def _copies(args: tuple[Any, ...], whole: bool) -> list[Any]:
-    """The arguments' copies, a 2-d array cut to its first row unless ``whole``: the same types."""
-    return [(a if whole or a.ndim != 2 else a[:1]).copy() if isinstance(a, np.ndarray) else a for a in args]
+    """The arguments' copies, a 2-d array cut to its first row unless
+    ``whole``: the same types (the same order, read-only where it was)."""
+    copies: list[Any] = []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            copy = np.array(a if whole or a.ndim != 2 else a[:1], order="K")
+            copy.flags.writeable = a.flags.writeable
+            a = copy
+        copies.append(a)
+    return copies
 
 
 def settle(timeout: float | None = None) -> bool:
@@ -169,17 +180,17 @@ _fork.holds_across(_plain_first_lock)  # a child never finds it taken by a threa
 
 def plain_first(kernel: Callable[P, R]) -> Callable[P, R]:
     """``kernel`` as a :class:`Warming` kernel whose lean twin is its own
-    plain Python (:func:`eller_stream._plain.twin`: microseconds a cell, so for
-    jobs of up to :data:`LEAN_CELLS` cells), made ready on whole copies (for a
-    kernel that reaches an array at any index); one per kernel. On the lean
-    backend, the kernel itself (plain Python already)."""
+    plain Python (:func:`eller_stream._plain.twin`: tens of microseconds a
+    cell, so for jobs of up to :data:`PLAIN_CELLS` cells), made ready on whole
+    copies (for a kernel that reaches an array at any index); one per kernel.
+    On the lean backend, the kernel itself (plain Python already)."""
     if LEAN:
         return kernel
     key = python_of(kernel) or kernel  # the same before and after numba replaces the stand-ins
     with _plain_first_lock:
         if key not in _plain_first:
             _fork.guard()
-            _plain_first[key] = Warming(kernel, twin(kernel), most=LEAN_CELLS, whole=True)
+            _plain_first[key] = Warming(kernel, twin(kernel), most=PLAIN_CELLS, whole=True)
         found: Callable[P, R] = _plain_first[key]
     return found
 

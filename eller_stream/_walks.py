@@ -2,10 +2,11 @@
 
 On numba's backend each is a :class:`~eller_stream._engine.Warming` kernel
 whose lean twin is the kernel's own plain Python (:mod:`eller_stream._plain`):
-a grid of up to :data:`~eller_stream._engine.LEAN_CELLS` cells is solved at
-once while numba gets the kernel ready (a picture's ``--solution`` waited
-8.5 s for numba's compile on an empty cache, and on every run where the cache
-cannot be written), a larger one waits for the kernel. Both are the same code,
+a grid of up to about :data:`~eller_stream._engine.PLAIN_CELLS` cells (a
+maze of 90 x 90) is solved at once while numba gets the kernel ready (a
+picture's ``--solution`` waited 8.5 s for numba's compile on an empty cache,
+and on every run where the cache cannot be written), a larger one waits for
+the kernel (plain Python would take longer than a warm cache's load). Both are the same code,
 so a walk may switch between them from one call to the next (a mark one
 leaves, the other reads). On the lean backend each is the kernel itself,
 plain Python already.

@@ -119,7 +119,7 @@ def test_the_analysis_calls_the_warming_walks() -> None:
     assert analysis.wk is _walks
     for name in vars(KERNELS):
         walk = getattr(_walks, name)
-        assert walk is getattr(KERNELS, name) if es.backend() == "lean" else walk.most == _engine.LEAN_CELLS
+        assert walk is getattr(KERNELS, name) if es.backend() == "lean" else walk.most == _engine.PLAIN_CELLS
 
 
 @pytest.mark.skipif(es.backend() == "lean", reason="on the lean backend every kernel is plain Python already")
@@ -145,18 +145,29 @@ def test_every_kernels_plain_python_calls_plain_python_alone() -> None:
 def test_a_walk_gets_ready_on_a_whole_copy_of_the_grid() -> None:
     """The thread that gets a walk ready ran it on a copy of the first
     call's grid cut to its first row, as the rows' kernels are: a walk from a
-    cell of a later row (``bfs``) read past the copy's end."""
-    seen: list[tuple[int, ...]] = []
+    cell of a later row (``bfs``) read past the copy's end. And the copy was
+    writable and C-ordered whatever the grid: numba compiled a signature the
+    calls do not use, and the call after it compiled theirs while it waited."""
+    seen: list[tuple[tuple[int, ...], bool, bool]] = []
 
     def kernel(grid: np.ndarray, source: int) -> int:
-        seen.append(grid.shape)
-        return int(grid.reshape(-1)[source])
+        seen.append((grid.shape, grid.flags.writeable, grid.flags.f_contiguous))
+        return int(grid.reshape(-1, order="A")[source])
 
     walk = _engine.plain_first(kernel)  # as each walk of eller_stream._walks
-    grid = np.arange(15, dtype=np.uint8).reshape(5, 3)
-    assert walk(grid, 13) == 13  # the lean twin (the function itself, rebound)
+    grid = np.asfortranarray(np.arange(15, dtype=np.uint8).reshape(5, 3))
+    grid.flags.writeable = False
+    assert walk(grid, 13) == grid.reshape(-1, order="A")[13]  # the lean twin (the function itself, rebound)
     assert walk.done.wait(10) and walk.error is None
-    assert seen == [(5, 3), (5, 3)]  # the lean twin's call (the same code), then the kernel's on the copy
+    assert seen == [((5, 3), False, True)] * 2  # the lean twin's call, then the kernel's on the copy
+
+
+def test_the_plain_python_takes_a_job_a_warm_cache_would_not_beat() -> None:
+    """plain_first took jobs of up to 65,536 cells, the lean twins' limit:
+    plain Python's 1.5-2 s for a maze of 256 x 256, against 0.4 s for
+    numba's import and a warm cache's load."""
+    walk = _engine.plain_first(lambda out: "kernel")
+    assert _engine.PLAIN_CELLS * 40e-6 <= 0.4 and walk.most == _engine.PLAIN_CELLS  # 40 us a cell at most
 
 
 NUMBA_NEVER_READY = r"""
