@@ -127,7 +127,7 @@ def test_a_fork_waits_for_a_thread_making_a_plain_python_kernel():
         with _engine._plain_first_lock:
             taken.set()
             time.sleep(0.3)
-        released.set()
+            released.set()  # set while it holds the lock: a fork that took the lock finds it set
 
     thread = threading.Thread(target=hold)
     thread.start()
