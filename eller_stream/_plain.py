@@ -6,7 +6,7 @@ remembered here with its plain Python as it is made. :func:`twin` gives the
 kernel's own function with its globals rebound, so that each kernel and
 intrinsic it names is its plain Python too: the same code as the compiled
 kernel (as ``NUMBA_DISABLE_JIT=1`` runs it), ready at once, without numba,
-in plain Python's time (microseconds a cell, not nanoseconds).
+in plain Python's time (tens of microseconds a cell, not nanoseconds).
 """
 
 from __future__ import annotations

@@ -6,10 +6,10 @@ a grid of up to about :data:`~eller_stream._engine.PLAIN_CELLS` cells (a
 maze of 90 x 90) is solved at once while numba gets the kernel ready (a
 picture's ``--solution`` waited 8.5 s for numba's compile on an empty cache,
 and on every run where the cache cannot be written), a larger one waits for
-the kernel (plain Python would take longer than a warm cache's load). Both are the same code,
-so a walk may switch between them from one call to the next (a mark one
-leaves, the other reads). On the lean backend each is the kernel itself,
-plain Python already.
+the kernel (plain Python would take longer than a warm cache's load). Both
+are the same code, so a walk may switch between them from one call to the
+next (a mark one leaves, the other reads). On the lean backend each is the
+kernel itself, plain Python already.
 
 >>> from eller_stream import _walks
 >>> callable(_walks.tree_walk)
