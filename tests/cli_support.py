@@ -30,6 +30,29 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
 CMD = [sys.executable, "-m", "eller_stream"]
 
+_NEVER_COMPILES = """
+import time
+import numba.core.dispatcher
+numba.core.dispatcher.Dispatcher.compile = lambda self, sig: time.sleep(3600)
+"""
+
+
+def numba_never_ready(folder: Any, how: str) -> dict[str, str]:
+    """The environment of a new process whose numba never imports
+    (``how="import"``) or imports but never compiles a kernel nor loads one
+    from its cache (``how="compile"``): what runs there must not wait for it."""
+    os.makedirs(folder, exist_ok=True)
+    if how == "import":
+        os.makedirs(os.path.join(folder, "numba"))
+        with open(os.path.join(folder, "numba", "__init__.py"), "w") as f:
+            f.write("import time\ntime.sleep(3600)\n")
+    else:
+        with open(os.path.join(folder, "sitecustomize.py"), "w") as f:
+            f.write(_NEVER_COMPILES)
+    environ = {**ENV, "PYTHONPATH": os.fspath(folder) + os.pathsep + ENV["PYTHONPATH"]}
+    environ.pop("ELLER_STREAM_BACKEND", None)
+    return environ
+
 
 def process(
     *args: str | bytes, stdout: Any = subprocess.PIPE, timeout: float = 120, **kw: Any

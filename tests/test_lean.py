@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from cli_support import ENV
+from cli_support import ENV, numba_never_ready
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import door_probabilities, probabilities, room_shares, seeds
@@ -436,11 +436,7 @@ def test_a_small_stream_closes_and_resumes_while_numba_is_not_ready(tmp_path: Pa
     rooms is closed (its sets after the band's rows so far) and a stream
     resumed (its sets checked) by the lean twins: a small job never waits
     for numba (both waited for it, a second on a warm cache, before)."""
-    fake = tmp_path / "numba"
-    fake.mkdir()
-    (fake / "__init__.py").write_text("import time\ntime.sleep(3600)\n")
-    environ = {**ENV, "PYTHONPATH": str(tmp_path) + os.pathsep + ENV["PYTHONPATH"]}
-    environ.pop("ELLER_STREAM_BACKEND", None)
+    environ = numba_never_ready(tmp_path, "import")
     command = [sys.executable, "-c", NUMBA_NEVER_READY]
     done = subprocess.run(command, capture_output=True, text=True, env=environ, timeout=60)
     assert done.returncode == 0 and done.stderr == "", done.stderr

@@ -9,7 +9,6 @@ import contextlib
 import hashlib
 import importlib
 import importlib.util
-import os
 import pkgutil
 import subprocess
 import sys
@@ -19,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from cli_support import CMD, ENV, in_process
+from cli_support import CMD, in_process, numba_never_ready
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import probabilities, seeds
@@ -189,26 +188,6 @@ PICTURES = [[], ["--algorithm", "backtracker"], ["--algorithm", "growing-tree"]]
 PICTURES.append(["--algorithm", "growing-tree", "--strategy", "newest:50,random:50"])
 
 
-NEVER_COMPILES = """
-import time
-import numba.core.dispatcher
-numba.core.dispatcher.Dispatcher.compile = lambda self, sig: time.sleep(3600)
-"""
-
-
-def never_ready(folder: Path, how: str) -> dict[str, str]:
-    """An environment whose numba never imports (``how="import"``) or
-    imports but never compiles a kernel nor loads one from its cache."""
-    if how == "import":
-        (folder / "numba").mkdir()
-        (folder / "numba" / "__init__.py").write_text("import time\ntime.sleep(3600)\n")
-    else:
-        (folder / "sitecustomize.py").write_text(NEVER_COMPILES)
-    environ = {**ENV, "PYTHONPATH": str(folder) + os.pathsep + ENV["PYTHONPATH"]}
-    environ.pop("ELLER_STREAM_BACKEND", None)
-    return environ
-
-
 @needs_numba
 def test_a_small_grid_is_solved_while_numba_is_not_ready(tmp_path: Path) -> None:
     """Under a numba whose import never ends, a small grid is solved, its
@@ -217,8 +196,7 @@ def test_a_small_grid_is_solved_while_numba_is_not_ready(tmp_path: Path) -> None
     loads a kernel, ``render --solution`` draws a maze of each generator
     (it waited for numba's compile, 8.5 s on an empty cache, before; the
     Growing Tree and the backtracker 1.5-2 s)."""
-    (tmp_path / "import").mkdir()
-    environ = never_ready(tmp_path / "import", "import")
+    environ = numba_never_ready(tmp_path / "import", "import")
     done = subprocess.run(
         [sys.executable, "-c", NUMBA_NEVER_READY], capture_output=True, text=True, env=environ, timeout=60
     )
@@ -229,8 +207,7 @@ def test_a_small_grid_is_solved_while_numba_is_not_ready(tmp_path: Path) -> None
         code = NUMBA_NEVER_READY.replace("print(", "result = (")
         exec(code, here)
     assert done.stdout.strip() == here["result"] and len(here["result"]) == 64
-    (tmp_path / "compile").mkdir()
-    environ = never_ready(tmp_path / "compile", "compile")  # the generators need numba's import
+    environ = numba_never_ready(tmp_path / "compile", "compile")  # the generators need numba's import
     for i, how in enumerate(PICTURES):
         picture = ["render", "--width", "40", "--rows", "30", "--seed", "5", "--solution", *how]
         a, b = tmp_path / f"{i}a.png", tmp_path / f"{i}b.png"

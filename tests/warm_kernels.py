@@ -126,7 +126,7 @@ def grids() -> None:
     es.distances(grid, start)
     frozen = grid.copy()
     frozen.flags.writeable = False  # a read-only grid: its own signatures
-    es.metrics(frozen)  # (its walks' lean twins answer it: the kernel takes the grid's copy)
+    es.metrics(frozen)  # answered by the lean twin while the kernel is not ready (no compile then):
     _walk_kernels.passage_masks(frozen, np.empty(frozen.size, np.uint8), np.zeros(16, np.int64))
     es.validate(np.array([[3, 2], [1, 0]], np.uint8))
     for perfect in (True, False):
